@@ -1,0 +1,84 @@
+// Package finding defines the findings the replayer raises: a code, a
+// severity, where in the input the round was, and the expected versus the
+// actual value. docs/findings.md documents every code with an example.
+package finding
+
+// Code identifies a kind of finding. Codes are stable: they appear in
+// reports and in the simulator's fault catalogue.
+type Code string
+
+// Fairness: the cards and the seeds.
+const (
+	SeedCommitmentMismatch Code = "SEED_COMMITMENT_MISMATCH" // revealed server seed does not hash to its commitment
+	SeedRevealedEarly      Code = "SEED_REVEALED_EARLY"      // seed revealed before its last round was played
+	SeedReused             Code = "SEED_REUSED"              // a server seed used in more than one session/commitment
+	NonceReused            Code = "NONCE_REUSED"             // (server seed, client input, nonce) used twice
+	CommitmentLate         Code = "COMMITMENT_LATE"          // commitment published after the round was dealt
+	ChainLinkBroken        Code = "CHAIN_LINK_BROKEN"        // revealed chain link does not hash to the previous one
+	BeaconInvalid          Code = "BEACON_INVALID"           // drand signature does not verify
+	BeaconTooEarly         Code = "BEACON_TOO_EARLY"         // beacon round published before the commitment
+	CardsMismatch          Code = "CARDS_MISMATCH"           // logged cards are not the ones the seeds deal
+	CardDuplicate          Code = "CARD_DUPLICATE"           // the same card appears twice in a round
+)
+
+// Casino Hold'em settlement.
+const (
+	CallNotMultiple          Code = "CALL_NOT_MULTIPLE"          // call stake is not the profile's multiple of the ante
+	BetOverLimit             Code = "BET_OVER_LIMIT"             // accepted stake outside the table limits (not auto-adjusted)
+	AntePayoutWrong          Code = "ANTE_PAYOUT_WRONG"          // ante returned at the wrong multiple
+	CallPaidNotQualified     Code = "CALL_PAID_NOT_QUALIFIED"    // call paid although the dealer did not qualify
+	DealerQualificationWrong Code = "DEALER_QUALIFICATION_WRONG" // settled as if the dealer qualified with less than the qualifier (or not, with it)
+	TieNotPushed             Code = "TIE_NOT_PUSHED"             // an exact tie was not returned as a push
+	BonusPaidAfterFold       Code = "BONUS_PAID_AFTER_FOLD"      // AA Bonus winnings paid after a fold under forfeit-on-fold
+	BonusPayoutWrong         Code = "BONUS_PAYOUT_WRONG"         // AA Bonus returned at the wrong multiple
+	MaxPayoutExceeded        Code = "MAX_PAYOUT_EXCEEDED"        // winnings above the table's max payout per box
+	VoidNotRefunded          Code = "VOID_NOT_REFUNDED"          // a void round did not return every stake
+	ReturnMismatch           Code = "RETURN_MISMATCH"            // a return differs for a reason none of the above explains
+)
+
+// Wallets and ordering.
+const (
+	BalanceMismatch Code = "BALANCE_MISMATCH" // balance before - stakes + returns != balance after
+	BalanceGap      Code = "BALANCE_GAP"      // a player's balance changed between consecutive rounds
+	RoundDuplicate  Code = "ROUND_DUPLICATE"  // the same round id twice
+	RoundOrder      Code = "ROUND_ORDER"      // rounds of a table out of time order
+	ProfileMismatch Code = "PROFILE_MISMATCH" // the round names a profile hash other than the declared profile's
+	InputDamaged    Code = "INPUT_DAMAGED"    // a row or row group that could not be read
+)
+
+// Double Hold'em.
+const (
+	DHBonusCardWrong    Code = "DH_BONUS_CARD_WRONG"    // automatic bonus card not chosen by the rule
+	DHPotWrongWinner    Code = "DH_POT_WRONG_WINNER"    // a pot awarded to a player who did not win it
+	DHOddChipWrong      Code = "DH_ODD_CHIP_WRONG"      // the odd chip of a split went to the wrong player
+	DHSidePotWrong      Code = "DH_SIDE_POT_WRONG"      // a side pot's amount or eligibility miscomputed
+	DHIllegalAction     Code = "DH_ILLEGAL_ACTION"      // an action the rules do not allow was accepted
+	DHChipsNotConserved Code = "DH_CHIPS_NOT_CONSERVED" // stacks before != stacks after + rake
+	DHRakeOverCap       Code = "DH_RAKE_OVER_CAP"       // rake above the profile's percentage or cap
+)
+
+// Severity grades a finding.
+type Severity string
+
+const (
+	// Critical: the cards or the money are wrong to the player's or the
+	// operator's detriment.
+	Critical Severity = "critical"
+	// Major: a rule of the scheme or the profile was broken.
+	Major Severity = "major"
+	// Minor: a record-keeping defect that changes no outcome.
+	Minor Severity = "minor"
+)
+
+// Finding is one problem found in one round.
+type Finding struct {
+	Code     Code     `json:"code" parquet:"code"`
+	Severity Severity `json:"severity" parquet:"severity"`
+	RoundID  string   `json:"round_id" parquet:"round_id"`
+	File     string   `json:"file" parquet:"file"`
+	Row      int64    `json:"row" parquet:"row"`     // row index within the file, from 0
+	Field    string   `json:"field" parquet:"field"` // the field or column concerned
+	Expected string   `json:"expected" parquet:"expected"`
+	Actual   string   `json:"actual" parquet:"actual"`
+	Detail   string   `json:"detail,omitempty" parquet:"detail"`
+}
