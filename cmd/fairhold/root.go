@@ -23,6 +23,12 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 verification failed or findings present.`,
 		newVersionCmd(),
 		newEvalCmd(),
 		newSelftestCmd(),
+		newStatsCmd(),
+		newMathCmd(),
+		newReplayCmd(),
+		newSeedCmd(), newDealCmd(), newVerifyCmd(), newBeaconCmd(),
+		newProfileCmd(), newSettleCmd(),
+		newSimulateCmd(),
 	)
 	return root
 }

@@ -8,10 +8,21 @@ import (
 
 // Eval7 returns the value of the best five of seven distinct cards.
 // The cards must be distinct and valid; that is not checked.
-func Eval7(cs [7]card.Card) Value { return RefEval(cs[:]) }
+func Eval7(cs [7]card.Card) Value { return eval7(&cs) }
+
+// eval7 is Eval7 behind a pointer: Eval7 stays small enough to inline, so
+// that callers do not copy the array through the stack twice (which costs
+// a store-forwarding stall per call).
+func eval7(cs *[7]card.Card) Value {
+	return Key{}.Add(cs[0]).Add(cs[1]).Add(cs[2]).Add(cs[3]).Add(cs[4]).Add(cs[5]).Add(cs[6]).Value()
+}
 
 // Eval5 returns the value of five distinct cards.
-func Eval5(cs [5]card.Card) Value { return RefEval(cs[:]) }
+func Eval5(cs [5]card.Card) Value { return eval5(&cs) }
+
+func eval5(cs *[5]card.Card) Value {
+	return Key{}.Add(cs[0]).Add(cs[1]).Add(cs[2]).Add(cs[3]).Add(cs[4]).Value()
+}
 
 // Eval returns the value of the best five of 5, 6 or 7 distinct cards. It
 // returns an error for other counts, duplicates or invalid cards.
@@ -22,7 +33,11 @@ func Eval(cs ...card.Card) (Value, error) {
 	if err := card.CheckDistinct(cs); err != nil {
 		return 0, fmt.Errorf("hand: %w", err)
 	}
-	return RefEval(cs), nil
+	var k Key
+	for _, c := range cs {
+		k = k.Add(c)
+	}
+	return k.Value(), nil
 }
 
 // BestFive returns the five cards that make the best hand out of 5 to 7
@@ -37,15 +52,15 @@ func BestFive(cs []card.Card) ([5]card.Card, Value, error) {
 		return best, 0, err
 	}
 	n := len(cs)
-	sub := make([]card.Card, 5)
+	var sub [5]card.Card
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			for c := b + 1; c < n; c++ {
 				for d := c + 1; d < n; d++ {
 					for e := d + 1; e < n; e++ {
 						sub[0], sub[1], sub[2], sub[3], sub[4] = cs[a], cs[b], cs[c], cs[d], cs[e]
-						if refEval5(sub) == v {
-							copy(best[:], sub)
+						if Eval5(sub) == v {
+							best = sub
 							orderForDisplay(best[:], v.Category())
 							return best, v, nil
 						}

@@ -1,0 +1,571 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/spf13/cobra"
+)
+
+type mathOptions struct {
+	profile     string
+	asJSON      bool
+	strategyOut string
+	bonusRatio  string
+	workers     int
+	maxFlops    int
+}
+
+func newMathCmd() *cobra.Command {
+	var o mathOptions
+	cmd := &cobra.Command{
+		Use:   "math GAME",
+		Short: "Compute a game's exact mathematics: optimal strategy, outcome table, RTP",
+		Long: `Compute the exact mathematics of Casino Hold'em from a rules profile, over all
+27,813,810,024,000 deals (player's cards, flop, turn and river, dealer's cards):
+the optimal strategy (call exactly when EV(call) >= -1 ante; an exact tie calls),
+the outcome table under it, the house edge, the RTP per unit of total wager and
+per unit of ante, the standard deviation of one round, the AA Bonus RTP (every
+win collected; forfeited on a fold under the optimal strategy; and under the
+jointly optimal strategy for a bonus of --bonus-ratio antes), and the profile's
+published RTP claims checked to their precision.
+
+GAME is casino-holdem or live-casino-holdem; the profile defaults to the built-in
+profile of that name. Exit status 3 when a checked claim fails.`,
+		Example: `  fairhold math casino-holdem
+  fairhold math casino-holdem --json --strategy-out strategy.parquet
+  fairhold math live-casino-holdem --profile my-table.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMath(cmd, args[0], &o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.profile, "profile", "", "rules profile: a built-in name or a JSON file (default: the built-in profile named GAME)")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	f.StringVar(&o.strategyOut, "strategy-out", "", "write the optimal strategy (decision and EV(call) of every suit-isomorphic hole+flop state) to this Parquet file")
+	f.StringVar(&o.bonusRatio, "bonus-ratio", "1", "AA Bonus stake in antes for the jointly optimal strategy (e.g. 1, 0.5, 1/5)")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default: all cores); the result does not depend on it")
+	f.IntVar(&o.maxFlops, "max-flop-classes", 0, "solve only the first N of the 1,755 flop classes: a partial run for testing, claims not checked")
+	return cmd
+}
+
+// mathGame is a profile turned into the engine's parameters.
+type mathGame struct {
+	prof      *profile.Profile
+	params    exact.Params
+	qualifier hand.Value
+	hasBonus  bool
+	forfeit   bool
+}
+
+// mathParams converts a Casino Hold'em profile into the engine's
+// parameters, in antes and without the payout cap.
+func mathParams(p *profile.Profile) (*mathGame, error) {
+	c := p.Casino
+	if c == nil {
+		return nil, fmt.Errorf("profile %s: game %s has no Casino Hold'em settings", p.Name, p.Game)
+	}
+	if !c.CallPushWhenDealerNotQualified {
+		return nil, fmt.Errorf("profile %s: casino.call_push_when_dealer_not_qualified=false is not supported by the math engine", p.Name)
+	}
+	g := &mathGame{prof: p, qualifier: c.DealerQualifier.Value()}
+	par := exact.Params{CallMultiple: c.CallMultiple}
+	// Hands below ante_min_hand pay ante_below_min_hand_pays. The engine
+	// pays by category, so a category the minimum splits must pay the same
+	// on both sides.
+	minAnte := c.AnteMinHand.Value()
+	for _, cat := range hand.Categories() {
+		lo, hi := hand.MinOfCategory(cat), hand.MinOfCategory(cat)+hand.Value(hand.ClassCount(cat)-1)
+		switch {
+		case hi < minAnte:
+			par.AntePays[cat-1] = c.AnteBelowMinHandPays
+		case lo >= minAnte:
+			par.AntePays[cat-1] = c.AntePaytable.Pays(cat)
+		case c.AntePaytable.Pays(cat) == c.AnteBelowMinHandPays:
+			par.AntePays[cat-1] = c.AnteBelowMinHandPays
+		default:
+			return nil, fmt.Errorf("profile %s: casino.ante_min_hand %s splits %s, which then pays %d or %d; the math engine pays by category",
+				p.Name, c.AnteMinHand, cat, c.AntePaytable.Pays(cat), c.AnteBelowMinHandPays)
+		}
+	}
+	par.BonusMin = hand.MinOfCategory(hand.RoyalFlush)
+	if b := c.Bonus; b != nil {
+		g.hasBonus, g.forfeit = true, b.ForfeitOnFold
+		par.BonusMin = b.MinHand.Value()
+		for _, cat := range hand.Categories() {
+			par.BonusPays[cat-1] = b.Paytable.Pays(cat)
+		}
+	}
+	if err := par.Validate(); err != nil {
+		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
+	}
+	g.params = par
+	return g, nil
+}
+
+func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
+	if game != profile.GameCasinoHoldem && game != profile.GameLiveCasinoHoldem {
+		return usageErrorf("math: unknown game %q, want %s or %s", game, profile.GameCasinoHoldem, profile.GameLiveCasinoHoldem)
+	}
+	name := o.profile
+	if name == "" {
+		name = game
+	}
+	prof, err := profile.Load(name)
+	if err != nil {
+		return usageError(err)
+	}
+	if prof.Game != game {
+		return usageErrorf("math: profile %s is for %s, not %s", prof.Name, prof.Game, game)
+	}
+	g, err := mathParams(prof)
+	if err != nil {
+		return usageError(err)
+	}
+	ratio, ok := new(big.Rat).SetString(o.bonusRatio)
+	if !ok || ratio.Sign() < 0 {
+		return usageErrorf("math: --bonus-ratio %q, want a non-negative number such as 1, 0.5 or 1/5", o.bonusRatio)
+	}
+	if o.workers < 0 || o.maxFlops < 0 {
+		return usageErrorf("math: --workers and --max-flop-classes must not be negative")
+	}
+
+	start := time.Now()
+	classes := exact.FlopClasses()
+	partial := o.maxFlops > 0 && o.maxFlops < len(classes)
+	if partial {
+		classes = classes[:o.maxFlops]
+	}
+	bar := newProgress(cmd.ErrOrStderr(), "math "+game, int64(len(classes)))
+	sol, err := exact.Solve(cmd.Context(), g.qualifier, exact.Options{
+		Workers: o.workers, Flops: classes, Progress: func(n int) { bar.Add(int64(n)) },
+	})
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	rep, err := buildMathReport(g, sol, ratio, partial, len(classes))
+	if err != nil {
+		return err
+	}
+	if o.strategyOut != "" {
+		if err := writeStrategyFile(o.strategyOut, sol, g); err != nil {
+			return err
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		if err := writeJSON(w, rep); err != nil {
+			return err
+		}
+	} else {
+		printMath(w, rep)
+	}
+	for _, c := range rep.Claims {
+		if c.Status == claimFail {
+			return errVerificationFailed
+		}
+	}
+	return nil
+}
+
+func writeStrategyFile(path string, sol *exact.Solution, g *mathGame) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("math: failed to create the strategy file: %w", err)
+	}
+	if err := exact.WriteStrategy(f, sol.States, g.params, exact.Optimal(g.params)); err != nil {
+		f.Close()
+		return fmt.Errorf("math: %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("math: failed to write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Claim statuses.
+const (
+	claimPass = "PASS"
+	claimFail = "FAIL"
+	claimSkip = "SKIP"
+)
+
+type mathClaim struct {
+	Name        string `json:"name"`
+	Bet         string `json:"bet"`
+	Strategy    string `json:"strategy"`
+	Denominator string `json:"denominator"`
+	Claimed     string `json:"claimed"`
+	// Computed is the exact figure rounded to the claim's precision;
+	// ComputedExact to 6 decimals more.
+	Computed      string `json:"computed,omitempty"`
+	ComputedExact string `json:"computed_exact,omitempty"`
+	Pass          bool   `json:"pass"`
+	Status        string `json:"status"`
+	Note          string `json:"note,omitempty"`
+}
+
+type mathBonus struct {
+	ForfeitOnFold bool `json:"forfeit_on_fold"`
+	// RTPCollectAll: every bonus win collected (the player calls on every
+	// bonus win), from the decision states; RTPCollectAllDirect: the same
+	// by direct count over the 2,598,960 five-card hands.
+	RTPCollectAll       float64 `json:"rtp_collect_all"`
+	RTPCollectAllExact  string  `json:"rtp_collect_all_exact"`
+	RTPCollectAllDirect string  `json:"rtp_collect_all_direct_exact"`
+	WinningHands        int64   `json:"winning_hands"`
+	// RTPForfeitOptimal: a fold forfeits the bonus, the player follows the
+	// main game's optimal strategy.
+	RTPForfeitOptimal      float64    `json:"rtp_forfeit_optimal"`
+	RTPForfeitOptimalExact string     `json:"rtp_forfeit_optimal_exact"`
+	Joint                  *mathJoint `json:"jointly_optimal,omitempty"`
+}
+
+// mathJoint is the strategy that maximises ANTE + CALL + AA Bonus when
+// the bonus stake is BonusRatio antes and a fold forfeits it.
+type mathJoint struct {
+	BonusRatio       string  `json:"bonus_ratio"`
+	Fold             int64   `json:"fold"`
+	RTPTotalWager    float64 `json:"rtp_total_wager"`
+	RTPAABonus       float64 `json:"rtp_aa_bonus"`
+	RTPCombined      float64 `json:"rtp_combined"`
+	RTPCombinedExact string  `json:"rtp_combined_exact"`
+	// FoldsChanged counts the (hole, flop) states (of 25,989,600) the
+	// bonus turns from fold into call.
+	FoldsChanged int64 `json:"states_changed_to_call"`
+}
+
+// mathCap says whether the live table's payout cap can bind.
+type mathCap struct {
+	MaxPayoutPerBox int64  `json:"max_payout_per_box"`
+	Scope           string `json:"scope"`
+	AnteMax         int64  `json:"ante_max"`
+	LargestWin      int64  `json:"largest_win_at_ante_max"`
+	CanBind         bool   `json:"can_bind"`
+	// BindsAbove gives, per category whose win the cap can reduce, the
+	// largest ante at which it does not bind.
+	BindsAbove map[string]int64 `json:"binds_above_ante,omitempty"`
+	// At the maximum ante, with the cap applied (optimal strategy for the
+	// capped payoffs).
+	RTPTotalWagerAtMax float64 `json:"rtp_total_wager_at_ante_max"`
+	RTPAnteAtMax       float64 `json:"rtp_ante_at_ante_max"`
+}
+
+type mathReport struct {
+	Game        string `json:"game"`
+	Profile     string `json:"profile"`
+	ProfileHash string `json:"profile_hash"`
+	Boxes       int    `json:"boxes"`
+	Partial     bool   `json:"partial,omitempty"`
+	FlopClasses int    `json:"flop_classes"`
+	States      int    `json:"states"`
+
+	Deals                  int64            `json:"deals"`
+	Fold                   int64            `json:"fold"`
+	CallDealerNotQualified int64            `json:"call_dealer_not_qualified"`
+	CallWin                int64            `json:"call_win"`
+	CallLose               int64            `json:"call_lose"`
+	CallTie                int64            `json:"call_tie"`
+	AnteWins               map[string]int64 `json:"ante_wins"`
+	PlayerResultAntes      int64            `json:"player_result_antes"`
+	HouseEdgePerAnte       float64          `json:"house_edge_per_ante"`
+	HouseEdgeExact         string           `json:"house_edge_per_ante_exact"`
+	RTPTotalWager          float64          `json:"rtp_total_wager"`
+	RTPTotalWagerExact     string           `json:"rtp_total_wager_exact"`
+	RTPAnte                float64          `json:"rtp_ante"`
+	RTPAnteExact           string           `json:"rtp_ante_exact"`
+	PCall                  float64          `json:"p_call"`
+	PFold                  float64          `json:"p_fold"`
+	AverageWagerAntes      float64          `json:"average_wager_antes"`
+	StdDevAntes            float64          `json:"std_dev_antes"`
+
+	AABonus *mathBonus  `json:"aa_bonus,omitempty"`
+	Cap     *mathCap    `json:"max_payout,omitempty"`
+	Claims  []mathClaim `json:"claims"`
+
+	// FoldByFlopHand is the share of (hole, flop) states folded by the
+	// optimal strategy, by the category of hole + flop.
+	FoldByFlopHand map[string]float64 `json:"fold_percent_by_flop_hand"`
+	foldGrid       [13][13]exact.FoldShare
+
+	Seconds float64 `json:"seconds"`
+}
+
+func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }
+
+func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial bool, flops int) (*mathReport, error) {
+	p := g.params
+	opt := exact.Optimal(p)
+	o, err := exact.Tally(sol.States, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	if !o.Result.IsInt64() {
+		return nil, fmt.Errorf("math: result out of range")
+	}
+	rep := &mathReport{
+		Game: g.prof.Game, Profile: g.prof.Name, ProfileHash: g.prof.Hash(), Boxes: g.prof.Casino.Boxes,
+		Partial: partial, FlopClasses: flops, States: len(sol.States),
+		Deals: o.Deals, Fold: o.Fold, CallDealerNotQualified: o.CallNotQualified,
+		CallWin: o.CallWin, CallLose: o.CallLose, CallTie: o.CallTie,
+		AnteWins:          map[string]int64{},
+		PlayerResultAntes: o.Result.Int64(),
+		HouseEdgePerAnte:  ratFloat(o.HouseEdge()), HouseEdgeExact: o.HouseEdge().RatString(),
+		RTPTotalWager: ratFloat(o.RTPTotalWager()), RTPTotalWagerExact: o.RTPTotalWager().RatString(),
+		RTPAnte: ratFloat(o.RTPAnte()), RTPAnteExact: o.RTPAnte().RatString(),
+		PCall:             ratFloat(o.CallProbability()),
+		PFold:             1 - ratFloat(o.CallProbability()),
+		AverageWagerAntes: ratFloat(o.AverageWager()),
+		StdDevAntes:       o.StdDev(),
+		FoldByFlopHand:    map[string]float64{},
+	}
+	for _, c := range hand.Categories() {
+		rep.AnteWins[c.String()] = o.AnteWins[c-1]
+	}
+	byHand, grid := exact.FoldSummary(sol.States, opt)
+	for _, c := range hand.Categories() {
+		if byHand[c-1].States > 0 {
+			rep.FoldByFlopHand[c.String()] = byHand[c-1].Percent()
+		}
+	}
+	rep.foldGrid = grid
+
+	var joint *exact.Outcome
+	if g.hasBonus {
+		direct := exact.CountBonus(p)
+		b := &mathBonus{
+			ForfeitOnFold:          g.forfeit,
+			RTPCollectAll:          ratFloat(o.BonusRTPCollectAll()),
+			RTPCollectAllExact:     o.BonusRTPCollectAll().RatString(),
+			RTPCollectAllDirect:    direct.RTP().RatString(),
+			RTPForfeitOptimal:      ratFloat(o.BonusRTPForfeit()),
+			RTPForfeitOptimalExact: o.BonusRTPForfeit().RatString(),
+		}
+		for _, n := range direct.Wins {
+			b.WinningHands += n
+		}
+		if !g.forfeit {
+			// Paid whatever the player does.
+			b.RTPForfeitOptimal, b.RTPForfeitOptimalExact = b.RTPCollectAll, b.RTPCollectAllExact
+		} else {
+			joint, err = exact.Tally(sol.States, p, exact.JointOptimal(p, ratio))
+			if err != nil {
+				return nil, err
+			}
+			// Combined return per unit of total wager: main game plus a
+			// bonus of ratio antes on every round.
+			bonusStake := new(big.Rat).Mul(ratio, big.NewRat(joint.States, 1))
+			bonusReturn := new(big.Rat).Mul(ratio, big.NewRat(joint.BonusReturnForfeit, 1))
+			// Per state, the main game's figures are over Completions deals.
+			perState := big.NewRat(1, exact.Completions)
+			mainStake := new(big.Rat).Mul(new(big.Rat).SetInt(joint.Wagered), perState)
+			mainReturn := new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Add(joint.Wagered, joint.Result)), perState)
+			comb := new(big.Rat).Quo(new(big.Rat).Add(mainReturn, bonusReturn), new(big.Rat).Add(mainStake, bonusStake))
+			b.Joint = &mathJoint{
+				BonusRatio: ratio.RatString(), Fold: joint.Fold,
+				RTPTotalWager: ratFloat(joint.RTPTotalWager()), RTPAABonus: ratFloat(joint.BonusRTPForfeit()),
+				RTPCombined: ratFloat(comb), RTPCombinedExact: comb.RatString(),
+				FoldsChanged: joint.CallStates - o.CallStates,
+			}
+		}
+		rep.AABonus = b
+	}
+
+	if err := addCap(rep, g, sol); err != nil {
+		return nil, err
+	}
+	rep.Claims = checkClaims(g, o, partial)
+	return rep, nil
+}
+
+// addCap reports whether the profile's max payout per box can bind at the
+// table's maximum ante and, if so, the figures at that ante with the cap.
+func addCap(rep *mathReport, g *mathGame, sol *exact.Solution) error {
+	c := g.prof.Casino
+	if c.Limits.MaxPayoutPerBox == 0 {
+		return nil
+	}
+	p := g.params
+	mc := &mathCap{
+		MaxPayoutPerBox: c.Limits.MaxPayoutPerBox, Scope: c.MaxPayoutScope, AnteMax: c.Limits.AnteMax,
+		BindsAbove: map[string]int64{},
+	}
+	stakes := int64(0)
+	if c.MaxPayoutScope == profile.PayoutCapTotal {
+		stakes = 1 + p.CallMultiple
+	}
+	for _, cat := range hand.Categories() {
+		perAnte := p.AntePays[cat-1] + p.CallMultiple + stakes // winnings (or returns) of a win, in antes
+		if w := perAnte * c.Limits.AnteMax; w > mc.LargestWin {
+			mc.LargestWin = w
+		}
+		if perAnte*c.Limits.AnteMax > c.Limits.MaxPayoutPerBox {
+			mc.BindsAbove[cat.String()] = c.Limits.MaxPayoutPerBox / perAnte
+		}
+	}
+	mc.CanBind = len(mc.BindsAbove) > 0
+	if mc.CanBind {
+		capped := p
+		capped.Ante = c.Limits.AnteMax
+		capped.MaxPayout = c.Limits.MaxPayoutPerBox
+		capped.CapIncludesStakes = c.MaxPayoutScope == profile.PayoutCapTotal
+		o, err := exact.Tally(sol.States, capped, exact.Optimal(capped))
+		if err != nil {
+			return err
+		}
+		mc.RTPTotalWagerAtMax = ratFloat(o.RTPTotalWager())
+		mc.RTPAnteAtMax = ratFloat(o.RTPAnte())
+	} else {
+		mc.BindsAbove = nil
+	}
+	rep.Cap = mc
+	return nil
+}
+
+// checkClaims checks each published RTP claim to its precision.
+func checkClaims(g *mathGame, o *exact.Outcome, partial bool) []mathClaim {
+	out := []mathClaim{}
+	for _, cl := range g.prof.RTPClaims {
+		mc := mathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
+		var fig *big.Rat
+		switch {
+		case partial:
+			mc.Note = "partial run: not checked"
+		case cl.Bet == "main" && cl.Strategy == "optimal" && cl.Denominator == "ante+call":
+			fig = o.RTPTotalWager()
+		case cl.Bet == "main" && cl.Strategy == "optimal" && cl.Denominator == "ante":
+			fig = o.RTPAnte()
+		case cl.Bet == "aa-bonus" && cl.Strategy == "optimal" && g.hasBonus:
+			fig = o.BonusRTPForfeit()
+			if !g.forfeit {
+				fig = o.BonusRTPCollectAll()
+			}
+			mc.Note = "AA Bonus forfeited on a fold, main-game optimal strategy"
+		case cl.Bet == "aa-bonus" && cl.Strategy == "side-bet-optimal" && g.hasBonus:
+			fig = o.BonusRTPCollectAll()
+			mc.Note = "every bonus win collected (the player calls on every bonus win)"
+		case cl.Strategy == "basic" || cl.Strategy == "side-bet-optimal":
+			mc.Note = "the rules do not define the basic strategy"
+		default:
+			mc.Note = "no such figure"
+		}
+		if fig == nil {
+			mc.Status = claimSkip
+			out = append(out, mc)
+			continue
+		}
+		pct := new(big.Rat).Mul(fig, big.NewRat(100, 1))
+		mc.Computed = pct.FloatString(cl.Decimals)
+		mc.ComputedExact = pct.FloatString(cl.Decimals + 6)
+		mc.Pass = mc.Computed == cl.Percent
+		mc.Status = claimFail
+		if mc.Pass {
+			mc.Status = claimPass
+		}
+		out = append(out, mc)
+	}
+	return out
+}
+
+func pct(f float64, d int) string { return fmt.Sprintf("%.*f%%", d, 100*f) }
+
+func printMath(w io.Writer, r *mathReport) {
+	fmt.Fprintf(w, "%s, profile %s (sha256 %s)\n", r.Game, r.Profile, r.ProfileHash[:16])
+	if r.Partial {
+		fmt.Fprintf(w, "PARTIAL RUN: %d flop classes of 1,755; figures cover those flops only\n", r.FlopClasses)
+	}
+	fmt.Fprintf(w, "deals %d; %d suit-isomorphic (hole, flop) states; %.1fs\n\n", r.Deals, r.States, r.Seconds)
+	fmt.Fprintf(w, "optimal strategy: call when EV(call) >= -1 ante (a tie calls)\n")
+	for _, row := range []struct {
+		name string
+		n    int64
+	}{
+		{"fold", r.Fold}, {"call, dealer does not qualify", r.CallDealerNotQualified},
+		{"call, player wins", r.CallWin}, {"call, player loses", r.CallLose}, {"call, tie", r.CallTie},
+	} {
+		fmt.Fprintf(w, "  %-30s %20d  %9s\n", row.name, row.n, pct(float64(row.n)/float64(r.Deals), 4))
+	}
+	fmt.Fprintf(w, "ante wins by the player's hand:\n")
+	cats := hand.Categories()
+	for i := len(cats) - 1; i >= 0; i-- {
+		fmt.Fprintf(w, "  %-30s %20d\n", cats[i], r.AnteWins[cats[i].String()])
+	}
+	fmt.Fprintf(w, "player result          %d antes\n", r.PlayerResultAntes)
+	fmt.Fprintf(w, "house edge per ante    %s\n", pct(r.HouseEdgePerAnte, 7))
+	fmt.Fprintf(w, "RTP per total wager    %s  (ANTE + CALL)\n", pct(r.RTPTotalWager, 5))
+	fmt.Fprintf(w, "RTP per ante           %s\n", pct(r.RTPAnte, 5))
+	fmt.Fprintf(w, "P(fold)                %s; average wager %.6f antes; std dev %.6f antes per round\n",
+		pct(r.PFold, 4), r.AverageWagerAntes, r.StdDevAntes)
+	if b := r.AABonus; b != nil {
+		fmt.Fprintf(w, "\nAA Bonus (%d winning five-card hands of 2,598,960)\n", b.WinningHands)
+		fmt.Fprintf(w, "  every win collected      %s\n", pct(b.RTPCollectAll, 4))
+		fmt.Fprintf(w, "  forfeit on fold, optimal %s\n", pct(b.RTPForfeitOptimal, 4))
+		if j := b.Joint; j != nil {
+			fmt.Fprintf(w, "  jointly optimal with a bonus of %s ante(s): main %s per total wager, bonus %s, combined %s; %d states turn to call\n",
+				j.BonusRatio, pct(j.RTPTotalWager, 4), pct(j.RTPAABonus, 4), pct(j.RTPCombined, 4), j.FoldsChanged)
+		}
+	}
+	if c := r.Cap; c != nil {
+		fmt.Fprintf(w, "\n%d boxes; each box's figures are the above (own cards and the flop decide)\n", r.Boxes)
+		fmt.Fprintf(w, "max payout per box %d (%s); largest win at ante max %d: ", c.MaxPayoutPerBox, c.Scope, c.LargestWin)
+		if !c.CanBind {
+			fmt.Fprintf(w, "the cap cannot bind\n")
+		} else {
+			var parts []string
+			for _, cat := range hand.Categories() {
+				if a, ok := c.BindsAbove[cat.String()]; ok {
+					parts = append(parts, fmt.Sprintf("%s above ante %d", cat, a))
+				}
+			}
+			fmt.Fprintf(w, "the cap binds for %s\n", strings.Join(parts, ", "))
+			fmt.Fprintf(w, "  at ante max %d with the cap: RTP %s per total wager, %s per ante\n",
+				c.AnteMax, pct(c.RTPTotalWagerAtMax, 5), pct(c.RTPAnteAtMax, 5))
+		}
+	}
+	fmt.Fprintf(w, "\nwhere the optimal strategy folds (%% of hole+flop states):\n  by hand on the flop:")
+	for _, c := range hand.Categories() {
+		if v, ok := r.FoldByFlopHand[c.String()]; ok {
+			fmt.Fprintf(w, " %s %.1f;", c, v)
+		}
+	}
+	fmt.Fprintf(w, "\n  by starting hand (suited above the diagonal, offsuit below):\n      ")
+	ranks := "AKQJT98765432"
+	for _, ch := range ranks {
+		fmt.Fprintf(w, "%5c", ch)
+	}
+	fmt.Fprintln(w)
+	for i, ri := range ranks {
+		fmt.Fprintf(w, "    %c ", ri)
+		for j := range ranks {
+			// grid[row][column]: suited hands have the higher rank first,
+			// offsuit hands the lower, pairs sit on the diagonal.
+			f := r.foldGrid[12-i][12-j]
+			fmt.Fprintf(w, "%5.0f", f.Percent())
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Claims) > 0 {
+		fmt.Fprintf(w, "\nclaims:\n")
+		for _, c := range r.Claims {
+			line := fmt.Sprintf("  %-4s %-26s claimed %6s%%", c.Status, c.Name, c.Claimed)
+			if c.Computed != "" {
+				line += fmt.Sprintf("  computed %s%% (%s%%)", c.Computed, c.ComputedExact)
+			}
+			if c.Note != "" {
+				line += "  " + c.Note
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/parquet-go/parquet-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runArgs(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestMathPartialJSON(t *testing.T) {
+	dir := t.TempDir()
+	pq := filepath.Join(dir, "s.parquet")
+	out, stderr, code := runArgs("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--strategy-out", pq)
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr, "no progress bar when stderr is not a terminal")
+	var r struct {
+		Partial                bool             `json:"partial"`
+		States                 int              `json:"states"`
+		Deals                  int64            `json:"deals"`
+		Fold                   int64            `json:"fold"`
+		CallDealerNotQualified int64            `json:"call_dealer_not_qualified"`
+		CallWin                int64            `json:"call_win"`
+		CallLose               int64            `json:"call_lose"`
+		CallTie                int64            `json:"call_tie"`
+		AnteWins               map[string]int64 `json:"ante_wins"`
+		PlayerResultAntes      int64            `json:"player_result_antes"`
+		AABonus                struct {
+			RTPCollectAllDirect string `json:"rtp_collect_all_direct_exact"`
+		} `json:"aa_bonus"`
+		Claims []mathClaim `json:"claims"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	fc := exact.FlopClasses()[0]
+	assert.True(t, r.Partial)
+	assert.Equal(t, int64(fc.Weight)*1176*exact.Completions, r.Deals)
+	assert.Equal(t, r.Deals, r.Fold+r.CallDealerNotQualified+r.CallWin+r.CallLose+r.CallTie)
+	var wins, paid int64
+	pays := exact.DefaultParams().AntePays
+	for _, c := range hand.Categories() {
+		wins += r.AnteWins[c.String()]
+		paid += r.AnteWins[c.String()] * pays[c-1]
+	}
+	assert.Equal(t, r.CallDealerNotQualified+r.CallWin, wins)
+	assert.Equal(t, paid+2*r.CallWin-3*r.CallLose-r.Fold, r.PlayerResultAntes)
+	assert.Equal(t, "101357/108290", r.AABonus.RTPCollectAllDirect) // 2,432,568 / 2,598,960
+	require.NotEmpty(t, r.Claims)
+	for _, c := range r.Claims {
+		assert.Equal(t, claimSkip, c.Status, c.Name)
+	}
+
+	f, err := os.Open(pq)
+	require.NoError(t, err)
+	defer f.Close()
+	st, err := f.Stat()
+	require.NoError(t, err)
+	rows, err := parquet.Read[exact.StrategyRow](f, st.Size())
+	require.NoError(t, err)
+	assert.Len(t, rows, r.States)
+}
+
+func TestMathHuman(t *testing.T) {
+	out, stderr, code := runArgs("math", "casino-holdem", "--max-flop-classes", "1")
+	require.Equal(t, 0, code, stderr)
+	for _, want := range []string{"PARTIAL RUN: 1 flop classes", "RTP per total wager", "RTP per ante", "AA Bonus", "by starting hand", "SKIP main-optimal"} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestMathUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"math", "poker"}, "unknown game"},
+		{[]string{"math", "casino-holdem", "--bonus-ratio", "-1"}, "--bonus-ratio"},
+		{[]string{"math", "casino-holdem", "--bonus-ratio", "x"}, "--bonus-ratio"},
+		{[]string{"math", "casino-holdem", "--profile", "no-such-profile"}, "no such built-in profile"},
+		{[]string{"math", "casino-holdem", "--profile", "live-casino-holdem"}, "is for live-casino-holdem"},
+		{[]string{"math", "double-holdem"}, "unknown game"},
+		{[]string{"math"}, "accepts 1 arg"},
+	} {
+		out, stderr, code := runArgs(tc.args...)
+		assert.Equal(t, 2, code, tc.args)
+		assert.Empty(t, out, tc.args)
+		assert.Contains(t, stderr, tc.want, tc.args)
+	}
+}
+
+func TestMathParams(t *testing.T) {
+	rng, err := profile.Builtin("casino-holdem")
+	require.NoError(t, err)
+	g, err := mathParams(rng)
+	require.NoError(t, err)
+	assert.Equal(t, exact.DefaultParams(), g.params, "the RNG profile is the default paytable")
+	assert.Equal(t, hand.MinPair(card.Four), g.qualifier)
+	assert.True(t, g.hasBonus)
+	assert.True(t, g.forfeit)
+
+	live, err := profile.Builtin("live-casino-holdem")
+	require.NoError(t, err)
+	g, err = mathParams(live)
+	require.NoError(t, err)
+	// High card is below the minimum hand and pays ante_below_min_hand_pays;
+	// one pair straddles it and pays the same on both sides.
+	assert.Equal(t, exact.DefaultParams().AntePays, g.params.AntePays)
+	assert.False(t, g.hasBonus)
+
+	split := live.Clone()
+	split.Casino.AnteBelowMinHandPays = 0
+	_, err = mathParams(split)
+	assert.ErrorContains(t, err, "splits one-pair")
+
+	noPush := rng.Clone()
+	noPush.Casino.CallPushWhenDealerNotQualified = false
+	_, err = mathParams(noPush)
+	assert.ErrorContains(t, err, "not supported")
+}
+
+func TestCheckClaims(t *testing.T) {
+	prof, err := profile.Builtin("casino-holdem")
+	require.NoError(t, err)
+	g, err := mathParams(prof)
+	require.NoError(t, err)
+	// A made-up outcome: RTP per total wager 99.18265%, AA Bonus 93.5977%
+	// collected and 90.94% forfeited.
+	o := &exact.Outcome{
+		Ante: 1, Deals: 100, States: 100,
+		Result:             big.NewInt(-100_000 + 99_182_650*0 - 0),
+		Wagered:            big.NewInt(0),
+		BonusReturnAll:     93,
+		BonusReturnForfeit: 91,
+	}
+	// Wagered W and result R with (W+R)/W = 0.9918265.
+	o.Wagered = big.NewInt(10_000_000)
+	o.Result = big.NewInt(-81_735)
+	claims := checkClaims(g, o, false)
+	got := map[string]mathClaim{}
+	for _, c := range claims {
+		got[c.Name] = c
+	}
+	assert.Equal(t, claimPass, got["main-optimal"].Status)
+	assert.Equal(t, "99.18", got["main-optimal"].Computed)
+	assert.True(t, got["main-optimal"].Pass)
+	assert.Equal(t, claimFail, got["aa-bonus-optimal"].Status) // 91.0 vs 90.9
+	assert.Equal(t, "91.0", got["aa-bonus-optimal"].Computed)
+	assert.False(t, got["aa-bonus-optimal"].Pass)
+	assert.Equal(t, claimFail, got["aa-bonus-side-bet-optimal"].Status) // 93.00 vs 93.60
+	assert.Equal(t, claimSkip, got["main-basic"].Status)
+	assert.Equal(t, claimSkip, got["main-side-bet-optimal"].Status)
+}

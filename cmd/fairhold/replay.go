@@ -1,0 +1,200 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/replayer"
+	"github.com/fairhold/fairhold/replay/roundlog"
+)
+
+// replayMemoryLimit is the soft memory limit of a replay (GOMEMLIMIT
+// overrides it).
+const replayMemoryLimit = 200 << 20
+
+type replayOptions struct {
+	profile  string
+	workers  int
+	asJSON   bool
+	findings string
+}
+
+func newReplayCmd() *cobra.Command {
+	var o replayOptions
+	cmd := &cobra.Command{
+		Use:   "replay PATH...",
+		Short: "Verify round logs: re-deal every round from its seeds and re-settle every bet",
+		Long: `Replay round logs (directories of Parquet parts, or JSON Lines files) and check
+every round: the commitment, chain link and beacon of its seeds, its cards
+re-dealt from the seeds, every bet re-settled under the rules profile, the
+limits and the balances; then across rounds the seed lifecycle, nonce reuse,
+duplicate round ids, time order and each player's balance continuity.
+
+Each problem is a finding with a code (docs/findings.md), a severity, the
+round, the file and row, and the expected and actual values. --findings
+writes them all (.parquet or .jsonl); the same input gives the same findings
+file and the same summary, byte for byte, whatever --workers is, except the
+summary's "seconds".
+
+Rounds are settled under the profile each round names (a built-in profile),
+or under --profile for every round.
+
+Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
+		Example: `  fairhold replay day/ --json
+  fairhold replay day/ --workers 2 --findings findings.parquet`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.profile, "profile", "", "rules profile for every round: a built-in name or a JSON file (default: the profile each round names)")
+	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")
+	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
+	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	return cmd
+}
+
+func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
+	if o.workers < 0 {
+		return usageErrorf("--workers %d: want 0 (the number of CPUs) or more", o.workers)
+	}
+	var declared *profile.Profile
+	if o.profile != "" {
+		p, err := profile.Load(o.profile)
+		if err != nil {
+			return usageError(err)
+		}
+		declared = p
+	}
+	if o.findings != "" {
+		if _, err := replayer.FindingsFormat(o.findings); err != nil {
+			return usageError(err)
+		}
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Keep the heap near what the row groups in flight need instead of
+		// letting it grow to twice the live data between collections.
+		debug.SetMemoryLimit(replayMemoryLimit)
+	}
+	rules, err := audit.NewRulebook(declared)
+	if err != nil {
+		return err
+	}
+	ds, err := roundlog.Open(args...)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("replay: %w", err)
+		}
+		return fmt.Errorf("replay: cannot read the input: %w", err)
+	}
+	defer ds.Close()
+
+	var fw *replayer.FindingsWriter
+	if o.findings != "" {
+		if fw, err = replayer.CreateFindings(o.findings); err != nil {
+			return err
+		}
+	}
+	// Without a findings file, the first findings are printed as a sample.
+	const sampleMax = 20
+	var sample []finding.Finding
+	opts := replayer.Options{
+		Workers: o.workers,
+		Config:  &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
+		Findings: func(f *finding.Finding) error {
+			if len(sample) < sampleMax {
+				sample = append(sample, *f)
+			}
+			if fw != nil {
+				return fw.Write(f)
+			}
+			return nil
+		},
+	}
+	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
+	opts.Progress = bar.Add
+	sum, err := replayer.Replay(ds, opts)
+	bar.Done()
+	if fw != nil {
+		if cerr := fw.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("failed to write %s: %w", o.findings, cerr)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Rounds == 0 && len(ds.Damage()) > 0 {
+		for _, d := range ds.Damage() {
+			fmt.Fprintln(cmd.ErrOrStderr(), "fairhold: replay:", d)
+		}
+		return &exitErr{code: exitError, err: errors.New("replay: no round could be read")}
+	}
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		if err := writeJSON(w, sum); err != nil {
+			return err
+		}
+	} else {
+		printReplaySummary(w, sum, sample, o.findings)
+	}
+	if sum.FindingsTotal() > 0 {
+		return errVerificationFailed
+	}
+	return nil
+}
+
+func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Finding, findingsFile string) {
+	fmt.Fprintf(w, "rounds:    %d (%.1f s, %.0f rounds/s)\n", s.Rounds, s.Seconds, float64(s.Rounds)/max(s.Seconds, 1e-9))
+	games := sortedKeys(s.Wagered)
+	for _, g := range games {
+		fmt.Fprintf(w, "%s: %d rounds (%s)\n", g, s.Games[g], strings.Join(s.Currencies[g], ", "))
+		for _, b := range sortedKeys(s.Wagered[g]) {
+			fmt.Fprintf(w, "  %-9s wagered %d  returned %d  rtp %.4f%%\n", b, s.Wagered[g][b], s.Returned[g][b], 100*s.RTP[g][b])
+		}
+	}
+	n := s.FindingsTotal()
+	if n == 0 {
+		fmt.Fprintln(w, "findings:  none")
+		return
+	}
+	fmt.Fprintf(w, "findings:  %d\n", n)
+	codes := make([]finding.Code, 0, len(s.Findings))
+	for c := range s.Findings {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	for _, c := range codes {
+		fmt.Fprintf(w, "  %-28s %-8s %d\n", c, finding.SeverityOf(c), s.Findings[c])
+	}
+	fmt.Fprintln(w, "first findings:")
+	for _, f := range sample {
+		fmt.Fprintf(w, "  %s row %d round %s: %s %s: expected %s, got %s", f.File, f.Row, f.RoundID, f.Code, f.Field, f.Expected, f.Actual)
+		if f.Detail != "" {
+			fmt.Fprintf(w, " (%s)", f.Detail)
+		}
+		fmt.Fprintln(w)
+	}
+	if findingsFile != "" {
+		fmt.Fprintf(w, "all findings: %s\n", findingsFile)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

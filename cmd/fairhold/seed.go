@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/seed"
+)
+
+// seedOutput is the JSON of `fairhold seed new`. Secrets (the seed, the
+// links) are present only when they go to stdout, not to --out.
+type seedOutput struct {
+	ServerSeed string   `json:"server_seed,omitempty"`
+	Commitment string   `json:"commitment"`
+	Chain      int      `json:"chain,omitempty"` // number of links after the anchor
+	Links      []string `json:"links,omitempty"` // links 1..N, round order
+	Out        string   `json:"out,omitempty"`   // the file holding the secret
+}
+
+func newSeedCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "seed",
+		Short: "Server seeds and their commitments",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newSeedNewCmd())
+	return cmd
+}
+
+func newSeedNewCmd() *cobra.Command {
+	var n int
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "new",
+		Short: "Generate a server seed and its commitment, or a hash chain and its anchor",
+		Long: `Generate a fresh server seed (32 bytes from the operating system's CSPRNG) and its
+commitment SHA-256(seed), or with --chain N a hash chain of N seeds and its
+anchor, the commitment to the whole chain (docs/fairness.md).
+
+The seed is a secret until it is revealed. It is printed to stdout only, or
+with --out written to FILE (created with mode 0600, never overwritten), in
+which case only the commitment is printed. It never appears in a log line or
+an error message.
+
+A chain file holds the line "fairhold-chain/v1", then the anchor, then
+links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
+		Example: `  fairhold seed new
+  fairhold seed new --chain 10000 --out table-7.chain --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("chain") && (n < 1 || n > chain.MaxLength) {
+				return usageErrorf("--chain: %d links, want 1..%d", n, chain.MaxLength)
+			}
+			var o seedOutput
+			var secret []byte
+			if n == 0 {
+				s, err := seed.New()
+				if err != nil {
+					return err
+				}
+				o.Commitment = seed.Commit(s).Hex()
+				o.ServerSeed = s.Hex()
+				secret = []byte(s.Hex() + "\n")
+			} else {
+				c, err := chain.New(n)
+				if err != nil {
+					return err
+				}
+				o.Commitment, o.Chain = c.Anchor().Hex(), c.Len()
+				for _, l := range c.Links[1:] {
+					o.Links = append(o.Links, l.Hex())
+				}
+				secret = c.Marshal()
+			}
+			if out != "" {
+				if err := writeSecretFile(out, secret); err != nil {
+					return err
+				}
+				o.ServerSeed, o.Links, o.Out = "", nil, out
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(w, o)
+			}
+			return o.writeText(w)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&n, "chain", 0, "generate a hash chain of N seeds instead of one seed")
+	f.StringVar(&out, "out", "", "write the secret (seed or chain file) to FILE, mode 0600, instead of stdout")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func (o seedOutput) writeText(w io.Writer) error {
+	var err error
+	p := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	if o.Chain > 0 {
+		p("anchor:      %s\n", o.Commitment)
+		p("links:       %d\n", o.Chain)
+		for i, l := range o.Links {
+			p("link %-6d %s\n", i+1, l)
+		}
+	} else {
+		if o.ServerSeed != "" {
+			p("server seed: %s\n", o.ServerSeed)
+		}
+		p("commitment:  %s\n", o.Commitment)
+	}
+	if o.Out != "" {
+		p("secret written to %s (mode 0600)\n", o.Out)
+	}
+	return err
+}
+
+// writeSecretFile creates path with mode 0600 and writes b. It refuses to
+// overwrite an existing file. Errors name the file, never the content.
+func writeSecretFile(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return usageErrorf("--out: %s already exists; refusing to overwrite a secret", path)
+		}
+		return fmt.Errorf("failed to create %s: %w", path, err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+// Package audit checks logged rounds: that their cards came from the
+// committed seeds and that every bet was settled by the declared rules. It
+// does no I/O; package replayer streams datasets through it.
+//
+// The work is split in two, so that the expensive part runs in parallel
+// and the result does not depend on how many workers ran it:
+//
+//   - A [Checker] checks one [round.Round] on its own: the commitment (cached
+//     per server seed, compared in constant time), the first chain link,
+//     the beacon, a re-deal of the cards from the seeds compared with the
+//     logged cards, duplicate cards, the limits and call multiple, a
+//     re-settlement of every bet compared with every logged return, and the
+//     balance arithmetic (before - stakes + returns = after). It fills a
+//     [Trace], the little a round leaves for the cross-round checks.
+//     A Checker is not safe for concurrent use; use one per worker.
+//   - A [Ledger] takes the traces in input order and checks what spans
+//     rounds: duplicate round ids, each table's time order, the seed
+//     lifecycle (commitment before first use, reveal after last use, no
+//     (server seed, client input, nonce) reuse, no seed in two sessions),
+//     chain links against the previous link, and each player's balance
+//     continuity between consecutive rounds.
+//
+// When a return differs from the re-settlement the Checker re-settles the
+// round counterfactually (as if the dealer qualified, as if the cap did not
+// apply, as if the bonus were paid after a fold, ...) to name the specific
+// code; [finding.ReturnMismatch] is left for differences nothing explains.
+//
+// Findings never contain a server seed that the round did not reveal, and
+// revealed links only as short prefixes.
+package audit
+
+import (
+	"strings"
+	"time"
+
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Source locates a round in the input.
+type Source struct {
+	File string
+	Row  int64 // row index within the file (the rounds table), from 0
+}
+
+// Config is what the checks need from the rest of the toolkit: how to
+// deal, and the rules to settle by. A Config is read-only once checks run
+// and may be shared by every Checker.
+type Config struct {
+	// Dealers re-derives cards from seeds.
+	Dealers Dealers
+	// Rules resolves each round's rules profile.
+	Rules *Rulebook
+	// Double settles a Double Hold'em hand and reports what differs from
+	// the log; nil skips Double Hold'em settlement (cards and chips are
+	// still checked).
+	Double DoubleChecker
+}
+
+// Checker checks single rounds. Make one per goroutine with [NewChecker].
+type Checker struct {
+	cfg *Config
+
+	// What was computed once per server seed: its bytes, its SHA-256,
+	// the commitment check and the prepared dealer. A single-player game
+	// interleaves many players' seeds, so a few thousand are kept.
+	seeds    map[string]*seedEntry
+	cur      *seedEntry
+	seedText string
+
+	beaconKey string // chain, round and signatures of the last beacon verified
+	beaconRnd []byte
+	beaconAt  time.Time
+	beaconErr error
+
+	committedAt int64 // the round's commitment time, Unix microseconds (0: none)
+
+	dealt [64]uint8
+	em    emitter // the findings of the round being checked // re-dealt card indices
+}
+
+// NewChecker returns a Checker using cfg.
+func NewChecker(cfg *Config) *Checker {
+	return &Checker{cfg: cfg, seeds: map[string]*seedEntry{}}
+}
+
+// seedCacheSize bounds the Checker's cache of server seeds.
+const seedCacheSize = 4096
+
+// seedEntry is what the Checker keeps per server seed.
+type seedEntry struct {
+	err   error // the seed text is not 64 hex digits
+	bytes [32]byte
+	step  [32]byte // SHA-256 of the seed: its commitment, or the previous chain link
+
+	commitText string // the commitment last checked against
+	commit     [32]byte
+	commitErr  error
+	commitOK   bool
+
+	scheme    string // the scheme the dealer was prepared for
+	dealer    Dealer
+	dealerErr error
+}
+
+// seed returns the cache entry of a server seed's text.
+func (c *Checker) seed(text string) *seedEntry {
+	if c.cur != nil && c.seedText == text {
+		return c.cur
+	}
+	e, ok := c.seeds[text]
+	if !ok {
+		if len(c.seeds) >= seedCacheSize {
+			clear(c.seeds)
+		}
+		text = strings.Clone(text)
+		e = &seedEntry{commitText: "\x00", scheme: "\x00"}
+		e.bytes, e.err = decode32(text)
+		if e.err == nil {
+			e.step = step(e.bytes)
+		}
+		c.seeds[text] = e
+	}
+	c.cur, c.seedText = e, text
+	return e
+}
+
+// Check checks r, found at src, appends its findings to out and returns
+// the extended slice. It fills t for [Ledger.Observe].
+func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Finding) []finding.Finding {
+	c.em = emitter{r: r, src: src, out: out}
+	e := &c.em
+	t.reset(r, src)
+	if r.ProfileHash != "" {
+		if h := c.cfg.Rules.Hash(r); h != "" && h != r.ProfileHash {
+			e.add(finding.ProfileMismatch, "profile_hash", h, r.ProfileHash, "the round names another version of its profile")
+		}
+	}
+	c.checkTimes(r, t, e)
+	dealtOK := c.checkSeed(r, t, e)
+	switch r.Game {
+	case round.CasinoHoldem, round.LiveCasinoHoldem:
+		c.checkCasino(r, t, dealtOK, e)
+	case round.DoubleHoldem:
+		c.checkDouble(r, t, dealtOK, e)
+	default:
+		e.add(finding.InputDamaged, "game", "casino-holdem, live-casino-holdem or double-holdem", quote(r.Game), "unknown game")
+	}
+	out = e.out
+	c.em = emitter{}
+	return out
+}
+
+// emitter appends findings about one round.
+type emitter struct {
+	r   *round.Round
+	src Source
+	out []finding.Finding
+}
+
+func (e *emitter) add(code finding.Code, field, expected, actual, detail string) {
+	e.out = append(e.out, finding.Finding{
+		Code: code, Severity: finding.SeverityOf(code), RoundID: strings.Clone(e.r.RoundID),
+		File: e.src.File, Row: e.src.Row, Field: field,
+		Expected: expected, Actual: actual, Detail: detail,
+	})
+}

@@ -1,0 +1,114 @@
+package audit
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/money"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// DoubleChecker re-settles a Double Hold'em hand with the rules engine and
+// reports every difference from the log through add, with its code
+// ([finding.DHIllegalAction], [finding.DHPotWrongWinner], ...). The
+// Checker itself checks the cards, chip conservation and the stacks.
+type DoubleChecker interface {
+	// conserved is false when the Checker found the chips not conserved.
+	CheckDouble(r *round.Round, conserved bool, add func(code finding.Code, field, expected, actual, detail string))
+}
+
+// checkDouble checks a Double Hold'em hand.
+func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter) {
+	d := r.Double
+	if d == nil {
+		e.add(finding.InputDamaged, "double", "the Double Hold'em hand", "absent", "")
+		return
+	}
+	ns := len(d.Seats)
+	if ns < 2 || ns > 10 {
+		e.add(finding.InputDamaged, "double.seats", "2..10 seats", strconv.Itoa(ns), "")
+		return
+	}
+	var seats [10][3]card.Card
+	var board [5]card.Card
+	var seen card.Set
+	ok, dupFound := true, false
+	dup := func(field string, cs []card.Card) {
+		for _, x := range cs {
+			if seen.Has(x) {
+				dupFound = true
+				e.add(finding.CardDuplicate, field, "distinct cards", x.String()+" twice", "")
+			}
+			seen = seen.Add(x)
+		}
+	}
+	for i := range d.Seats {
+		field := seatField(i, "cards")
+		if !parseCards(e, field, d.Seats[i].Cards, seats[i][:], 3, 3) {
+			ok = false
+			continue
+		}
+		dup(field, seats[i][:])
+	}
+	nbd := len(r.Board)
+	if !parseCards(e, "board", r.Board, board[:], 0, 5) {
+		ok = false
+	} else {
+		dup("board", board[:nbd])
+	}
+	if dealtOK && ok && !dupFound {
+		// Hole cards are dealt to the seats starting left of the button,
+		// three to a seat, then the board.
+		first := 0
+		for i := range d.Seats {
+			if d.Seats[i].Seat > d.Button {
+				first = i
+				break
+			}
+		}
+		for k := range ns {
+			i := (first + k) % ns
+			compareCards(e, seatField(i, "cards"), c.dealt[3*k:3*k+3], seats[i][:])
+		}
+		compareCards(e, "board", c.dealt[3*ns:3*ns+nbd], board[:nbd])
+	}
+
+	// Chips: stacks before = stacks after + rake.
+	var before, after int64
+	var err error
+	for i := range d.Seats {
+		s := &d.Seats[i]
+		t.addPlayer(s.PlayerID, s.StackBefore, s.StackAfter, i, true)
+		if before, err = money.Add(before, s.StackBefore); err == nil {
+			after, err = money.Add(after, s.StackAfter)
+		}
+		if err != nil || s.StackBefore < 0 || s.StackAfter < 0 {
+			e.add(finding.InputDamaged, seatField(i, "stack_before"), "stacks within 0..int64", "overflow or negative", "")
+			return
+		}
+	}
+	if d.Rake < 0 {
+		e.add(finding.InputDamaged, "double.rake", ">= 0", strconv.FormatInt(d.Rake, 10), "")
+		return
+	}
+	conserved := true
+	if sum, err := money.Add(after, d.Rake); err != nil || sum != before {
+		conserved = false
+		e.add(finding.DHChipsNotConserved, "double.seats", fmt.Sprintf("stacks after + rake = %d (stacks before)", before),
+			fmt.Sprintf("%d + %d = %d", after, d.Rake, after+d.Rake), "")
+	}
+	if ok && !dupFound && c.cfg.Double != nil {
+		c.cfg.Double.CheckDouble(r, conserved, e.add)
+	}
+}
+
+// seatField returns "double.seats[i].name" without allocating for the
+// usual names.
+func seatField(i int, name string) string {
+	if name == "cards" && i < len(seatCards) {
+		return seatCards[i]
+	}
+	return "double.seats[" + strconv.Itoa(i) + "]." + name
+}

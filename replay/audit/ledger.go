@@ -1,0 +1,315 @@
+package audit
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/seed"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Trace is what one round leaves for the cross-round checks. The Checker
+// fills it; the Ledger reads it. Apart from RoundID, which the caller owns
+// (see [Trace.OwnRoundID]), it holds no reference into the round, so the
+// round's memory may be reused once Check returns.
+type Trace struct {
+	Src     Source
+	RoundID string
+
+	table   uint64 // fingerprint of the table id
+	session uint64 // fingerprint of who the seed belongs to: the table, and the player of a single-box game
+
+	Time   int64 // Unix microseconds
+	TimeOK bool
+	SeedOK bool // the seed and commitment could be read
+
+	seedFP   uint64 // the first 8 bytes of SHA-256(seed)
+	Nonce    uint64
+	ClientFP uint64
+	link     *chainLink // hash-chain rounds only
+
+	player playerBalance   // the first box or seat
+	more   []playerBalance // the others
+	np     int
+}
+
+// chainLink is what a hash-chain round leaves for the chain checks.
+type chainLink struct {
+	index  uint64
+	seed   [32]byte // the revealed link
+	step   [32]byte // SHA-256(link): the previous link
+	anchor [32]byte // the commitment: the chain's anchor
+}
+
+type playerBalance struct {
+	id            uint64 // fingerprint of the player id
+	before, after int64
+	slot          int8 // box or seat index
+	seat          bool
+}
+
+// OwnRoundID copies the round id, so that the trace outlives the round.
+func (t *Trace) OwnRoundID() { t.RoundID = strings.Clone(t.RoundID) }
+
+func (t *Trace) reset(r *round.Round, src Source) {
+	more := t.more[:0]
+	*t = Trace{Src: src, RoundID: r.RoundID, table: fingerprint(r.TableID), more: more}
+	var h maphash.Hash
+	h.SetSeed(fpSeed)
+	h.WriteString(r.TableID)
+	h.WriteByte(0)
+	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
+		// A single-player game's seeds belong to the player.
+		h.WriteString(r.Boxes[0].PlayerID)
+	}
+	t.session = h.Sum64()
+}
+
+func (t *Trace) addPlayer(id string, before, after int64, slot int, seat bool) {
+	p := playerBalance{fingerprint(id), before, after, int8(slot), seat}
+	if t.np == 0 {
+		t.player = p
+	} else {
+		t.more = append(t.more, p)
+	}
+	t.np++
+}
+
+// playerAt returns the i-th player balance.
+func (t *Trace) playerAt(i int) *playerBalance {
+	if i == 0 {
+		return &t.player
+	}
+	return &t.more[i-1]
+}
+
+// fingerprint hashes s to 64 bits with the start-up key.
+func fingerprint(s string) uint64 { return maphash.String(fpSeed, s) }
+
+// MaxChainWalk bounds how many hash steps the Ledger walks to connect a
+// chain link to the last link it verified (or the anchor) when the rounds
+// in between are not in the input.
+const MaxChainWalk = 1 << 20
+
+// Ledger checks what spans rounds. Feed it every round's [Trace] in input
+// order with [Ledger.Observe]; its findings then do not depend on how the
+// per-round checks were scheduled. Its memory grows with the number of
+// rounds (8 to 16 bytes per round for the set of round ids), seeds (a
+// hash-chain table has one per round), tables
+// and players, not with the size of the rounds.
+type Ledger struct {
+	hseed   maphash.Seed
+	ids     fpSet                      // round ids
+	nonces  map[[2]uint64][]nonceRange // nonces seen per (server seed, client input)
+	seeds   map[uint64]seedState
+	chains  map[[32]byte]chainState // by anchor (commitment)
+	tables  map[uint64]int64        // last round time per table
+	players map[uint64]lastBalance
+}
+
+type seedState struct {
+	session uint64
+	roundID string
+}
+
+type chainState struct {
+	index uint64
+	link  [32]byte
+}
+
+type lastBalance struct {
+	after   int64
+	roundID string
+}
+
+// NewLedger returns an empty Ledger.
+func NewLedger() *Ledger {
+	return &Ledger{
+		hseed:   maphash.MakeSeed(),
+		seeds:   map[uint64]seedState{},
+		nonces:  map[[2]uint64][]nonceRange{},
+		chains:  map[[32]byte]chainState{},
+		tables:  map[uint64]int64{},
+		players: map[uint64]lastBalance{},
+	}
+}
+
+// Observe checks t against the rounds observed before it, appends its
+// findings to out and returns the extended slice.
+func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
+	add := func(code finding.Code, field, expected, actual, detail string) {
+		out = append(out, finding.Finding{
+			Code: code, Severity: finding.SeverityOf(code), RoundID: t.RoundID,
+			File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
+		})
+	}
+	if !l.ids.add(maphash.String(l.hseed, t.RoundID)) {
+		// The other checks would only repeat what the first copy
+		// established; the balances move on from the copy.
+		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")
+		for i := range t.np {
+			p := t.playerAt(i)
+			l.players[p.id] = lastBalance{p.after, t.RoundID}
+		}
+		return out
+	}
+	if t.TimeOK {
+		if last, ok := l.tables[t.table]; ok && t.Time < last {
+			add(finding.RoundOrder, "time", "at or after "+formatMicros(last)+" (the table's previous round)", formatMicros(t.Time), "")
+		} else if !ok || t.Time > last {
+			l.tables[t.table] = t.Time
+		}
+	}
+	if t.SeedOK {
+		l.observeSeed(t, add)
+	}
+	for i := range t.np {
+		p := t.playerAt(i)
+		if last, ok := l.players[p.id]; ok && p.before != last.after {
+			field := boxField(int(p.slot), "balance_before")
+			if p.seat {
+				field = seatField(int(p.slot), "stack_before")
+			}
+			add(finding.BalanceGap, field, fmt.Sprintf("%d (after round %s)", last.after, last.roundID),
+				strconv.FormatInt(p.before, 10), "")
+		}
+		l.players[p.id] = lastBalance{p.after, t.RoundID}
+	}
+	return out
+}
+
+func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
+	fp := t.seedFP
+	if s, ok := l.seeds[fp]; ok {
+		if s.session != t.session {
+			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+s.roundID, "another session", "")
+		}
+	} else {
+		l.seeds[fp] = seedState{session: t.session, roundID: t.RoundID}
+	}
+	k := [2]uint64{fp, t.ClientFP}
+	rs, fresh := addNonce(l.nonces[k], t.Nonce)
+	l.nonces[k] = rs
+	if !fresh {
+		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
+	}
+	switch c := t.link; {
+	case c == nil:
+	case c.index > 1:
+		l.observeLink(t, add)
+	case c.index == 1 && subtle.ConstantTimeCompare(c.step[:], c.anchor[:]) == 1:
+		if st, ok := l.chains[c.anchor]; !ok || st.index < 1 {
+			l.chains[c.anchor] = chainState{index: 1, link: c.seed}
+		}
+	}
+}
+
+// observeLink checks a chain link after the first against the last link
+// verified (or the anchor).
+func (l *Ledger) observeLink(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
+	c := t.link
+	st, ok := l.chains[c.anchor]
+	anchor, steps := c.anchor, c.index
+	if ok && st.index < c.index {
+		anchor, steps = st.link, c.index-st.index
+	}
+	switch {
+	case steps == 1:
+		if subtle.ConstantTimeCompare(c.step[:], anchor[:]) != 1 {
+			add(finding.ChainLinkBroken, "fairness.server_seed", "SHA-256(link) = previous link "+short(anchor[:]), "SHA-256(link) = "+short(c.step[:]), fmt.Sprintf("chain index %d", c.index))
+			return
+		}
+	case steps <= MaxChainWalk:
+		if err := chain.VerifyAt(seed.Seed(c.step), seed.Seed(anchor), steps-1); err != nil {
+			add(finding.ChainLinkBroken, "fairness.server_seed", fmt.Sprintf("link %d hashes to the link %d steps before it", c.index, steps), "it does not", "")
+			return
+		}
+	default:
+		add(finding.ChainLinkBroken, "fairness.chain_index", fmt.Sprintf("a link within %d steps of the last verified one", MaxChainWalk), strconv.FormatUint(c.index, 10), "not verified")
+		return
+	}
+	if !ok || st.index < c.index {
+		l.chains[c.anchor] = chainState{c.index, c.seed}
+	}
+}
+
+func formatMicros(us int64) string {
+	return time.UnixMicro(us).UTC().Format(time.RFC3339Nano)
+}
+
+// nonceRange is a run of nonces seen, lo..hi inclusive.
+type nonceRange struct{ lo, hi uint64 }
+
+// addNonce adds n to the sorted, disjoint, non-adjacent runs rs and
+// reports whether it was new. Nonces counted up one by one stay one run,
+// so a session costs a few words however long it is.
+func addNonce(rs []nonceRange, n uint64) ([]nonceRange, bool) {
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].hi >= n })
+	if i < len(rs) && rs[i].lo <= n {
+		return rs, false
+	}
+	joinLeft := i > 0 && rs[i-1].hi == n-1
+	joinRight := i < len(rs) && rs[i].lo == n+1
+	switch {
+	case joinLeft && joinRight:
+		rs[i-1].hi = rs[i].hi
+		rs = append(rs[:i], rs[i+1:]...)
+	case joinLeft:
+		rs[i-1].hi = n
+	case joinRight:
+		rs[i].lo = n
+	default:
+		rs = slices.Insert(rs, i, nonceRange{n, n})
+	}
+	return rs, true
+}
+
+// fpSet is a set of 64-bit fingerprints: open addressing, linear probing,
+// 8 bytes a slot, at most 3/4 full. Zero is stored out of band.
+type fpSet struct {
+	slots []uint64
+	n     int
+	zero  bool
+}
+
+// add inserts x and reports whether it was new.
+func (s *fpSet) add(x uint64) bool {
+	if x == 0 {
+		was := s.zero
+		s.zero = true
+		return !was
+	}
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case x:
+			return false
+		case 0:
+			s.slots[i] = x
+			s.n++
+			return true
+		}
+	}
+}
+
+func (s *fpSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(1024, 2*len(old)))
+	s.n = 0
+	for _, x := range old {
+		if x != 0 {
+			s.add(x)
+		}
+	}
+}

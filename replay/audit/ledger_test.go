@@ -1,0 +1,157 @@
+package audit
+
+import (
+	"encoding/hex"
+	"testing"
+
+	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/seed"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// replaySeq checks rounds in order through a Checker and a Ledger and
+// returns every finding.
+func replaySeq(t *testing.T, rs []round.Round) []finding.Finding {
+	t.Helper()
+	c := NewChecker(testConfig(t))
+	l := NewLedger()
+	var out []finding.Finding
+	for i := range rs {
+		var tr Trace
+		out = c.Check(&rs[i], Source{File: "f", Row: int64(i)}, &tr, out)
+		tr.OwnRoundID()
+		out = l.Observe(&tr, out)
+	}
+	return out
+}
+
+// session builds n consecutive honest rounds of one player, balances
+// chained.
+func session(t *testing.T, n int) []round.Round {
+	rs := make([]round.Round, n)
+	bal := int64(1_000_000)
+	for i := range rs {
+		rs[i] = honestCasino(t, round.CasinoHoldem, uint64(i), []box{{ante: 100, bonus: 100, decision: "call"}}, func(r *round.Round) {
+			r.Boxes[0].BalanceBefore = bal
+		})
+		bal = rs[i].Boxes[0].BalanceAfter
+	}
+	return rs
+}
+
+// chainBalances makes each round's balance before the previous round's
+// balance after.
+func chainBalances(rs []round.Round) {
+	for i := 1; i < len(rs); i++ {
+		b := &rs[i].Boxes[0]
+		d := b.BalanceAfter - b.BalanceBefore
+		b.BalanceBefore = rs[i-1].Boxes[0].BalanceAfter
+		b.BalanceAfter = b.BalanceBefore + d
+	}
+}
+
+func TestLedger(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(rs []round.Round) []round.Round
+		want finding.Code
+		row  int64
+	}{
+		{"clean", func(rs []round.Round) []round.Round { return rs }, "", 0},
+		{"duplicate round", func(rs []round.Round) []round.Round {
+			rs[3].RoundID = rs[2].RoundID
+			return rs
+		}, finding.RoundDuplicate, 3},
+		{"nonce reused", func(rs []round.Round) []round.Round {
+			rs[4] = honestCasino(t, round.CasinoHoldem, 3, []box{{ante: 100, bonus: 100, decision: "call"}}, func(r *round.Round) {
+				r.RoundID = "r-x"
+				r.Boxes[0].BalanceBefore = rs[3].Boxes[0].BalanceAfter
+			})
+			chainBalances(rs)
+			return rs
+		}, finding.NonceReused, 4},
+		{"balance gap", func(rs []round.Round) []round.Round {
+			rs[5].Boxes[0].BalanceBefore += 50
+			rs[5].Boxes[0].BalanceAfter += 50
+			return rs
+		}, finding.BalanceGap, 5},
+		{"order", func(rs []round.Round) []round.Round {
+			rs[6].Time = "2026-11-29T10:00:30Z"
+			rs[6].Fairness.CommittedAt = "2026-11-29T09:00:00Z"
+			return rs
+		}, finding.RoundOrder, 6},
+		{"seed reused", func(rs []round.Round) []round.Round {
+			for i := 4; i < len(rs); i++ {
+				rs[i].TableID = "t2"
+			}
+			return rs
+		}, finding.SeedReused, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := tt.edit(session(t, 8))
+			fs := replaySeq(t, rs)
+			if tt.want == "" {
+				assert.Empty(t, fs)
+				return
+			}
+			require.NotEmpty(t, fs)
+			assert.Equal(t, []finding.Code{tt.want}, codes(fs), "%+v", fs)
+			assert.Equal(t, tt.row, fs[0].Row)
+		})
+	}
+}
+
+func TestLedgerChain(t *testing.T) {
+	ch := chain.FromLast(seed.Seed(testSeed), 6)
+	rs := make([]round.Round, 6)
+	bal := int64(1_000_000)
+	for i := range rs {
+		link := ch.Links[i+1]
+		rs[i] = honestCasino(t, round.CasinoHoldem, 0, []box{{ante: 100, decision: "call"}}, func(r *round.Round) {
+			r.Boxes[0].BalanceBefore = bal
+		})
+		bal = rs[i].Boxes[0].BalanceAfter
+		rs[i].RoundID = "c" + string(rune('0'+i))
+		rs[i].Fairness.ServerSeed = hex.EncodeToString(link[:])
+		rs[i].Fairness.Commitment = ch.Anchor().Hex()
+		rs[i].Fairness.ChainIndex = uint64(i + 1)
+	}
+	// The cards are dealt from testSeed, so every round also mismatches its
+	// cards: count only the chain findings.
+	chainFindings := func(fs []finding.Finding) []int64 {
+		var rows []int64
+		for _, f := range fs {
+			if f.Code == finding.ChainLinkBroken || f.Code == finding.SeedCommitmentMismatch {
+				rows = append(rows, f.Row)
+			}
+		}
+		return rows
+	}
+	assert.Empty(t, chainFindings(replaySeq(t, rs)))
+	// A gap (round 3 missing) is bridged by walking the chain.
+	gap := append(append([]round.Round{}, rs[:2]...), rs[3:]...)
+	assert.Empty(t, chainFindings(replaySeq(t, gap)))
+	// A link that is not the chain's.
+	bad := append([]round.Round{}, rs...)
+	bad[3].Fairness.ServerSeed = hex.EncodeToString(make([]byte, 32))
+	assert.Equal(t, []int64{3}, chainFindings(replaySeq(t, bad)))
+	bad[3] = rs[3]
+	bad[0].Fairness.ServerSeed = hex.EncodeToString(make([]byte, 32))
+	assert.Equal(t, []int64{0}, chainFindings(replaySeq(t, bad)))
+}
+
+func TestAddNonce(t *testing.T) {
+	var rs []nonceRange
+	seq := []uint64{0, 1, 2, 5, 4, 3, 9, 7, 8, 6, 1<<64 - 1, 0, 5, 1<<64 - 1}
+	fresh := []bool{true, true, true, true, true, true, true, true, true, true, true, false, false, false}
+	for i, n := range seq {
+		var ok bool
+		rs, ok = addNonce(rs, n)
+		assert.Equal(t, fresh[i], ok, "nonce %d (step %d)", n, i)
+	}
+	assert.Equal(t, []nonceRange{{0, 9}, {1<<64 - 1, 1<<64 - 1}}, rs)
+}

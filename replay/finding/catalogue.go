@@ -1,0 +1,99 @@
+package finding
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Info describes one finding code: its severity, what it means and an
+// example of the expected versus the actual value a finding carries.
+// docs/findings.md is written from the same table.
+type Info struct {
+	Code     Code
+	Severity Severity
+	Meaning  string
+	Field    string // example field
+	Expected string // example expected value
+	Actual   string // example actual value
+}
+
+var catalogue = []Info{
+	{SeedCommitmentMismatch, Critical, "The revealed server seed does not hash to the commitment published before the round: the cards could have been chosen after the client seed was known.", "fairness.server_seed", "SHA-256 = 3f1c…(commitment)", "SHA-256 = 9a07…"},
+	{SeedRevealedEarly, Critical, "The server seed was revealed before a round that used it was dealt: whoever saw the reveal could predict that round's cards.", "fairness.revealed_at", "after 2026-11-29T10:15:03Z (round time)", "2026-11-29T10:14:59Z"},
+	{SeedReused, Critical, "One server seed was used in more than one session (another table, or another player of a single-player game): a seed must serve one session only.", "fairness.server_seed", "session table-1", "session table-2"},
+	{NonceReused, Critical, "The same (server seed, client input, nonce) dealt two rounds: both rounds got the same deck.", "fairness.nonce", "unused nonce", "nonce 17 first used in round r-000123 (file a.parquet row 122)"},
+	{CommitmentLate, Critical, "The commitment was published after the round was dealt, so it commits to nothing.", "fairness.committed_at", "before 2026-11-29T10:15:03Z (round time)", "2026-11-29T10:16:00Z"},
+	{ChainLinkBroken, Critical, "The revealed hash-chain link does not hash to the previous link (or to the chain's terminal commitment).", "fairness.server_seed", "SHA-256(link) = previous link 5be2…", "SHA-256(link) = 77c0…"},
+	{BeaconInvalid, Critical, "The drand beacon signature mixed into the round does not verify.", "fairness.beacon_signature", "valid BLS signature for round 1000", "invalid"},
+	{BeaconTooEarly, Major, "The drand round mixed into the round was published before the commitment, so the operator knew it when committing.", "fairness.beacon_round", "published after 2026-11-29T10:00:00Z", "published 2026-11-29T09:59:57Z"},
+	{CardsMismatch, Critical, "The logged cards are not the ones the seeds deal under the scheme (for example a biased shuffle or cards swapped after the deal).", "board", "7h 2c Kd 9s Ts", "7h 2c Kd 9s As"},
+	{CardDuplicate, Critical, "The same card appears twice in one round.", "boxes[0].cards", "52 distinct cards", "Ah twice"},
+	{CallNotMultiple, Major, "The call stake is not the profile's call multiple of the ante (or a fold has a call stake).", "boxes[0].call", "200", "150"},
+	{BetOverLimit, Major, "An accepted stake is outside the table limits: it was not auto-adjusted to the maximum (or is below the minimum).", "boxes[0].ante", "500 (max)", "800"},
+	{AntePayoutWrong, Critical, "The ante was returned at a multiple other than the paytable's for the player's hand.", "boxes[0].ante_return", "300 (flush pays 2:1)", "200"},
+	{CallPaidNotQualified, Critical, "The call bet was paid although the dealer did not qualify (it must be returned as a push).", "boxes[0].call_return", "200 (push: dealer not qualified)", "400"},
+	{DealerQualificationWrong, Critical, "The round was settled as if the dealer qualified with a hand below the qualifier (or as if the dealer did not qualify with it).", "boxes[0].ante_return", "200 (dealer 3s-pair does not qualify)", "0"},
+	{TieNotPushed, Critical, "An exact tie against a qualifying dealer was not returned as a push of ante and call.", "boxes[0].ante_return", "100 (push)", "0"},
+	{BonusPaidAfterFold, Critical, "AA Bonus winnings were paid after a fold although the profile forfeits them on a fold.", "boxes[0].bonus_return", "0 (forfeited on fold)", "800"},
+	{BonusPayoutWrong, Critical, "The AA Bonus was returned at a multiple other than the bonus paytable's.", "boxes[0].bonus_return", "800 (pair of aces pays 7:1)", "2600"},
+	{MaxPayoutExceeded, Critical, "A box's winnings exceed the table's max payout: the cap was not applied.", "boxes[0].ante_return", "50100 (winnings capped at 50000)", "100100"},
+	{VoidNotRefunded, Critical, "A void round did not return every stake exactly.", "boxes[0].ante_return", "100 (void: stake returned)", "0"},
+	{ReturnMismatch, Critical, "A return differs from the re-settlement for a reason none of the specific codes explains.", "boxes[0].call_return", "0", "200"},
+	{BalanceMismatch, Critical, "Balance before minus stakes plus returns is not the balance after.", "boxes[0].balance_after", "10300", "10299"},
+	{BalanceGap, Major, "A player's balance before a round is not their balance after their previous round (an unexplained gap).", "boxes[0].balance_before", "10300 (after round r-000122)", "10000"},
+	{RoundDuplicate, Major, "The same round id appears more than once.", "round_id", "unique", "also at a.parquet row 17"},
+	{RoundOrder, Minor, "A table's rounds are not in time order in the log.", "time", "at or after 2026-11-29T10:15:03Z", "2026-11-29T10:14:00Z"},
+	{ProfileMismatch, Major, "The round names a rules profile (or profile hash) other than the one the audit declares.", "profile_hash", "9c1e… (casino-holdem)", "0b7d…"},
+	{InputDamaged, Major, "A row, row group or value could not be read or is malformed; the finding names the file, row group, row and column.", "boards", "a card such as \"As\"", "\"Zz\""},
+	{DHBonusCardWrong, Critical, "Double Hold'em: the automatically chosen bonus card is not the one the profile's rule selects.", "double.seats[2].bonus_card", "Ks", "Kc"},
+	{DHPotWrongWinner, Critical, "Double Hold'em: a pot was awarded to a player who did not have the best hand among those eligible.", "double.pots[0].winners", "[3]", "[5]"},
+	{DHOddChipWrong, Critical, "Double Hold'em: the odd chip of a split pot went to a player other than the one closest to the left of the button.", "double.pots[0].shares", "[51 50]", "[50 51]"},
+	{DHSidePotWrong, Critical, "Double Hold'em: a pot's amount or eligible players do not follow from the contributions.", "double.pots[1].amount", "600", "900"},
+	{DHIllegalAction, Major, "Double Hold'em: an action the rules do not allow was accepted (out of turn, raise below the minimum, check facing a bet, ...).", "double.actions[7]", "raise of at least 200", "raise of 150"},
+	{DHChipsNotConserved, Critical, "Double Hold'em: the stacks after the hand plus the rake differ from the stacks before.", "double.seats", "sum after + rake = 12000", "12050"},
+	{DHRakeOverCap, Critical, "Double Hold'em: the rake exceeds the profile's percentage, its cap, or is taken when no flop was dealt under no-flop-no-drop.", "double.rake", "at most 300", "450"},
+}
+
+// Catalogue returns every finding code with its severity and meaning,
+// sorted by code. The simulator's fault catalogue and docs/findings.md
+// refer to these codes.
+func Catalogue() []Info {
+	out := slices.Clone(catalogue)
+	slices.SortFunc(out, func(a, b Info) int { return cmp.Compare(a.Code, b.Code) })
+	return out
+}
+
+// Lookup returns the catalogue entry of code.
+func Lookup(code Code) (Info, bool) {
+	for _, in := range catalogue {
+		if in.Code == code {
+			return in, true
+		}
+	}
+	return Info{}, false
+}
+
+// SeverityOf returns the severity of code, or [Major] for a code that is
+// not in the catalogue.
+func SeverityOf(code Code) Severity {
+	if in, ok := Lookup(code); ok {
+		return in.Severity
+	}
+	return Major
+}
+
+// Compare orders findings by file, row, code, field, then the remaining
+// fields: the order of every findings file the replayer writes, so that
+// the output does not depend on the number of workers.
+func Compare(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Row, b.Row),
+		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Field, b.Field),
+		cmp.Compare(a.RoundID, b.RoundID),
+		cmp.Compare(a.Expected, b.Expected),
+		cmp.Compare(a.Actual, b.Actual),
+		cmp.Compare(a.Detail, b.Detail),
+	)
+}

@@ -1,0 +1,141 @@
+package replayer
+
+import (
+	"encoding/hex"
+	"fmt"
+	"github.com/fairhold/fairhold/replay/finding"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/stretchr/testify/require"
+)
+
+const benchRounds = 200_000
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchRs   []round.Round
+)
+
+// benchData writes benchRounds clean single-box Casino Hold'em rounds as
+// Parquet (row groups of 10,000) once per test binary.
+func benchData(b *testing.B) (string, []round.Round) {
+	benchOnce.Do(func() {
+		benchRs = genRounds(b, benchRounds, 100)
+		// Kept for the whole test binary (b.TempDir would be removed after
+		// the benchmark's first run); the OS cleans the temp directory.
+		d, err := os.MkdirTemp("", "fairhold-replay-bench-")
+		require.NoError(b, err)
+		benchDir = filepath.Join(d, "pq")
+		writeParquet(b, benchDir, benchRs, 10_000)
+	})
+	return benchDir, benchRs
+}
+
+// BenchmarkReplayParquet replays the Parquet dataset end to end with 2
+// workers; rounds/s is the figure of docs/replay.md.
+func BenchmarkReplayParquet(b *testing.B) {
+	dir, _ := benchData(b)
+	cfg := config(b)
+	b.ResetTimer()
+	for range b.N {
+		s, err := Run([]string{dir}, Options{Workers: 2, Config: cfg})
+		require.NoError(b, err)
+		require.Zero(b, s.FindingsTotal())
+	}
+	b.ReportMetric(float64(benchRounds)*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+}
+
+// BenchmarkDealFloor re-derives the same rounds' cards alone, in 2
+// goroutines, with one prepared dealer per server seed: the cryptographic
+// floor of a replay.
+func BenchmarkDealFloor(b *testing.B) {
+	_, rs := benchData(b)
+	type job struct {
+		seed   []byte
+		client []string
+		nonce  uint64
+	}
+	jobs := make([]job, len(rs))
+	for i := range rs {
+		s, err := hex.DecodeString(rs[i].Fairness.ServerSeed)
+		require.NoError(b, err)
+		jobs[i] = job{s, rs[i].Fairness.ClientSeeds, rs[i].Fairness.Nonce}
+	}
+	sch, err := scheme.Lookup(scheme.FairholdV1Name)
+	require.NoError(b, err)
+	b.ResetTimer()
+	for range b.N {
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// One prepared dealer per seed, as the replayer keeps.
+				var buf []uint8
+				dealers := map[string]scheme.Dealer{}
+				for i := w; i < len(jobs); i += 2 {
+					j := &jobs[i]
+					d, ok := dealers[string(j.seed)]
+					if !ok {
+						d, _ = sch.Prepare(j.seed)
+						dealers[string(j.seed)] = d
+					}
+					buf, _ = d.Deal(buf[:0], j.client, j.nonce, nil, 9)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+}
+
+func TestBenchDataClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large")
+	}
+	rs := genRounds(t, 30000, 100)
+	dir := filepath.Join(t.TempDir(), "pq")
+	writeParquet(t, dir, rs, 10_000)
+	var fs []string
+	s, err := Run([]string{dir}, Options{Workers: 2, Config: config(t), Findings: func(f *finding.Finding) error {
+		if len(fs) < 5 {
+			fs = append(fs, fmt.Sprintf("%+v", *f))
+		}
+		return nil
+	}})
+	require.NoError(t, err)
+	require.Zero(t, s.FindingsTotal(), "%v %v", s.Findings, fs)
+}
+
+// BenchmarkReadParquet reads the same dataset with 2 workers and checks
+// nothing: the reader's share of BenchmarkReplayParquet.
+func BenchmarkReadParquet(b *testing.B) {
+	dir, _ := benchData(b)
+	b.ResetTimer()
+	for range b.N {
+		ds, err := roundlog.Open(dir)
+		require.NoError(b, err)
+		units := ds.Units()
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(units); i += 2 {
+					_, err := ds.ReadUnit(i, func(*roundlog.Record) error { return nil })
+					require.NoError(b, err)
+				}
+			}()
+		}
+		wg.Wait()
+		require.NoError(b, ds.Close())
+	}
+	b.ReportMetric(float64(benchRounds)*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+}

@@ -1,0 +1,157 @@
+package replayer
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// simulate writes a simulated dataset and returns its directory and the
+// injected faults.
+func simulate(t testing.TB, cfg sim.Config) (string, []sim.Injection) {
+	t.Helper()
+	s, err := sim.New(cfg)
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "log")
+	w, err := roundlog.NewParquetWriter(dir, roundlog.Options{RowGroupRounds: 1000})
+	require.NoError(t, err)
+	var inj []sim.Injection
+	for !s.Done() {
+		r, in, err := s.Next()
+		require.NoError(t, err)
+		inj = append(inj, in...)
+		require.NoError(t, w.Write(r))
+	}
+	require.NoError(t, w.Close())
+	return dir, inj
+}
+
+// replayFindings replays dir under declared (nil: the rounds' profiles)
+// and returns every finding.
+func replayFindings(t testing.TB, dir string, declared *profile.Profile) (*Summary, []finding.Finding) {
+	t.Helper()
+	rb, err := audit.NewRulebook(declared)
+	require.NoError(t, err)
+	var fs []finding.Finding
+	s, err := Run([]string{dir}, Options{Workers: 2, Config: &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rb, Double: audit.DoubleEngine{Rules: rb}},
+		Findings: func(f *finding.Finding) error { fs = append(fs, *f); return nil }})
+	require.NoError(t, err)
+	return s, fs
+}
+
+type hit struct {
+	round string
+	code  finding.Code
+}
+
+// TestDetectionGuarantee: for every fault of the simulator's catalogue and
+// every game it applies to, every injected instance is reported with the
+// catalogued code, and nothing else is reported.
+func TestDetectionGuarantee(t *testing.T) {
+	rounds := int64(600)
+	if testing.Short() {
+		rounds = 250
+	}
+	for _, f := range sim.Faults() {
+		for _, game := range f.Games {
+			t.Run(f.Name+"/"+game, func(t *testing.T) {
+				t.Parallel()
+				cfg := sim.Config{Game: game, Rounds: rounds, Seed: 42, Faults: []sim.FaultRate{{Name: f.Name, Rate: 0.05}}}
+				if f.Kind() == "session" {
+					// Rate per seed session (100 rounds) or hash chain
+					// (1,000 rounds): every one of them.
+					cfg.Faults[0].Rate = 1
+					cfg.Rounds = max(rounds, 2*sim.SessionRounds)
+					if game == round.LiveCasinoHoldem {
+						cfg.Rounds = 2 * sim.ChainLength
+					}
+				}
+				if f.Name == sim.FaultDHOddChipWrong {
+					cfg.Rounds = 4 * rounds // split pots with an odd chip are rare
+				}
+				var declared *profile.Profile
+				if f.Name == sim.FaultMaxPayoutIgnored {
+					// Capped wins are rare under the built-in max payout.
+					p, err := profile.Builtin(game)
+					require.NoError(t, err)
+					p.Casino.Limits.MaxPayoutPerBox = 1000
+					cfg.Profile, declared = p, p
+				}
+				dir, inj := simulate(t, cfg)
+				require.NotEmpty(t, inj, "no %s injected in %d rounds", f.Name, rounds)
+				want := map[hit]bool{}
+				for _, in := range inj {
+					require.Equal(t, f.Code, in.Code)
+					want[hit{in.RoundID, in.Code}] = true
+				}
+				_, fs := replayFindings(t, dir, declared)
+				got := map[hit]bool{}
+				for _, x := range fs {
+					got[hit{x.RoundID, x.Code}] = true
+				}
+				missed, extra := diffHits(want, got), diffHits(got, want)
+				assert.Empty(t, missed, "injected but not reported")
+				assert.Empty(t, extra, "reported but not injected: %v", firstFindings(fs, extra))
+			})
+		}
+	}
+}
+
+func diffHits(a, b map[hit]bool) []hit {
+	var out []hit
+	for h := range a {
+		if !b[h] {
+			out = append(out, h)
+		}
+	}
+	slices.SortFunc(out, func(x, y hit) int {
+		if x.round != y.round {
+			if x.round < y.round {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func firstFindings(fs []finding.Finding, hs []hit) []string {
+	var out []string
+	for _, f := range fs {
+		if len(out) < 3 && slices.Contains(hs, hit{f.RoundID, f.Code}) {
+			out = append(out, fmt.Sprintf("%+v", f))
+		}
+	}
+	return out
+}
+
+// TestCleanLogsHaveNoFindings: honest logs of every game replay with no
+// finding (100,000 rounds of each game in the full run).
+func TestCleanLogsHaveNoFindings(t *testing.T) {
+	rounds := int64(100_000)
+	if testing.Short() {
+		rounds = 3_000
+	}
+	for _, game := range []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem} {
+		t.Run(game, func(t *testing.T) {
+			dir, inj := simulate(t, sim.Config{Game: game, Rounds: rounds, Seed: 7})
+			require.Empty(t, inj)
+			s, fs := replayFindings(t, dir, nil)
+			assert.Equal(t, rounds, s.Rounds)
+			if !assert.Empty(t, fs) {
+				t.Logf("first findings: %+v", fs[:min(3, len(fs))])
+			}
+		})
+	}
+}

@@ -1,0 +1,243 @@
+package replayer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// genRounds plays n honest single-box Casino Hold'em rounds for players
+// players, each with its own server seed (rotated every 500 rounds),
+// client seed, nonces and a chained balance. It is a small stand-in for
+// the simulator, enough to test the driver.
+func genRounds(t testing.TB, n, players int) []round.Round {
+	t.Helper()
+	p, err := profile.Builtin(round.CasinoHoldem)
+	require.NoError(t, err)
+	tb, err := casino.Compile(p)
+	require.NoError(t, err)
+	s, err := scheme.Lookup(scheme.FairholdV1Name)
+	require.NoError(t, err)
+	type player struct {
+		seed    [32]byte
+		epoch   int
+		nonce   uint64
+		balance int64
+	}
+	ps := make([]player, players)
+	for i := range ps {
+		ps[i].balance = 10_000_000
+	}
+	t0 := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	out := make([]round.Round, n)
+	for k := range out {
+		pl := &ps[k%players]
+		if pl.nonce%500 == 0 {
+			pl.epoch++
+			pl.seed = sha256.Sum256(fmt.Appendf(nil, "seed %d %d", k%players, pl.epoch))
+		}
+		cm := sha256.Sum256(pl.seed[:])
+		client := fmt.Sprintf("client-%d", k%players)
+		dealt, err := s.Deal(scheme.Input{ServerSeed: pl.seed[:], ClientSeeds: []string{client}, Nonce: pl.nonce}, 9)
+		require.NoError(t, err)
+		var cs [9]card.Card
+		for i, x := range dealt {
+			cs[i] = card.Card(x)
+		}
+		decision, d := "call", casino.Call
+		if k%5 == 0 {
+			decision, d = "fold", casino.Fold
+		}
+		ante, bonus := int64(100*(1+k%7)), int64(100*(k%2))
+		res, err := tb.SettleBox(casino.Bets{Ante: ante, Bonus: bonus}, d, [2]card.Card(cs[0:2]), [2]card.Card(cs[2:4]), [5]card.Card(cs[4:9]))
+		require.NoError(t, err)
+		at := t0.Add(time.Duration(k) * time.Second)
+		b := round.Box{
+			Box: 1, PlayerID: fmt.Sprintf("player-%d", k%players), Cards: card.Strings(cs[0:2]),
+			AnteRequested: ante, Ante: ante, BonusRequested: bonus, Bonus: bonus, Decision: decision, Call: res.Call,
+			AnteReturn: res.AnteReturn, CallReturn: res.CallReturn, BonusReturn: res.BonusReturn,
+			BalanceBefore: pl.balance,
+		}
+		b.BalanceAfter = b.BalanceBefore - res.Staked() + res.Returned()
+		pl.balance = b.BalanceAfter
+		out[k] = round.Round{
+			RoundID: fmt.Sprintf("r-%08d", k), Game: round.CasinoHoldem, TableID: "rng-1",
+			Time: at.Format(time.RFC3339), Currency: "EUR", Profile: p.Name, ProfileHash: p.Hash(),
+			Fairness: round.Fairness{
+				Scheme: scheme.FairholdV1Name, Commitment: hex.EncodeToString(cm[:]),
+				CommittedAt: t0.Add(-time.Hour).Format(time.RFC3339), ServerSeed: hex.EncodeToString(pl.seed[:]),
+				RevealedAt: t0.Add(10000 * time.Hour).Format(time.RFC3339), ClientSeeds: []string{client}, Nonce: pl.nonce,
+			},
+			Dealer: card.Strings(cs[2:4]), Board: card.Strings(cs[4:9]), Boxes: []round.Box{b},
+		}
+		pl.nonce++
+	}
+	return out
+}
+
+func writeParquet(t testing.TB, dir string, rs []round.Round, rowGroup int) {
+	t.Helper()
+	w, err := roundlog.NewParquetWriter(dir, roundlog.Options{RowGroupRounds: rowGroup, FileRounds: int64(3 * rowGroup)})
+	require.NoError(t, err)
+	for i := range rs {
+		require.NoError(t, w.Write(&rs[i]))
+	}
+	require.NoError(t, w.Close())
+}
+
+func writeJSONL(t testing.TB, path string, rs []round.Round) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w, err := roundlog.NewJSONLWriter(f)
+	require.NoError(t, err)
+	for i := range rs {
+		require.NoError(t, w.Write(&rs[i]))
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+}
+
+func config(t testing.TB) *audit.Config {
+	rb, err := audit.NewRulebook(nil)
+	require.NoError(t, err)
+	return &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rb, Double: audit.DoubleEngine{Rules: rb}}
+}
+
+// runTo replays paths with workers and returns the summary (seconds
+// zeroed) and the findings file's bytes.
+func runTo(t testing.TB, paths []string, workers int, findingsPath string) (*Summary, []byte) {
+	t.Helper()
+	fw, err := CreateFindings(findingsPath)
+	require.NoError(t, err)
+	s, err := Run(paths, Options{Workers: workers, Config: config(t), Findings: fw.Write})
+	require.NoError(t, err)
+	require.NoError(t, fw.Close())
+	b, err := os.ReadFile(findingsPath)
+	require.NoError(t, err)
+	s.Seconds = 0
+	return s, b
+}
+
+func TestReplayClean(t *testing.T) {
+	dir := t.TempDir()
+	rs := genRounds(t, 3000, 7)
+	writeParquet(t, filepath.Join(dir, "pq"), rs, 400)
+	s, b := runTo(t, []string{filepath.Join(dir, "pq")}, 2, filepath.Join(dir, "f.jsonl"))
+	assert.Equal(t, int64(3000), s.Rounds)
+	assert.Empty(t, s.Findings)
+	assert.Empty(t, b)
+	// Totals add up to what the rounds hold.
+	var wag, ret int64
+	for _, r := range rs {
+		b := r.Boxes[0]
+		wag += b.Ante + b.Call + b.Bonus
+		ret += b.AnteReturn + b.CallReturn + b.BonusReturn
+	}
+	assert.Equal(t, wag, s.Wagered[round.CasinoHoldem][BetTotal])
+	assert.Equal(t, ret, s.Returned[round.CasinoHoldem][BetTotal])
+	assert.InDelta(t, float64(ret)/float64(wag), s.RTP[round.CasinoHoldem][BetTotal], 1e-12)
+}
+
+// faulty returns rounds with known faults and the (row, code) each must
+// raise.
+func faulty(t testing.TB, n int) ([]round.Round, map[int64]finding.Code) {
+	rs := genRounds(t, n, 5)
+	want := map[int64]finding.Code{}
+	for k := 37; k < n; k += 101 {
+		b := &rs[k].Boxes[0]
+		switch (k / 101) % 4 {
+		case 0:
+			b.BalanceAfter++
+			if k+5 < n {
+				// The player's next round starts from the logged balance.
+				for j := k + 5; j < n; j += 5 {
+					rs[j].Boxes[0].BalanceBefore++
+					rs[j].Boxes[0].BalanceAfter++
+				}
+			}
+			want[int64(k)] = finding.BalanceMismatch
+		case 1:
+			rs[k].Fairness.Commitment = hex.EncodeToString(make([]byte, 32))
+			want[int64(k)] = finding.SeedCommitmentMismatch
+		case 2:
+			rs[k].Fairness.CommittedAt = "2026-11-30T00:00:00Z"
+			want[int64(k)] = finding.CommitmentLate
+		case 3:
+			rs[k].Board[0], rs[k].Board[1] = rs[k].Board[1], rs[k].Board[0]
+			want[int64(k)] = finding.CardsMismatch
+		}
+	}
+	return rs, want
+}
+
+func TestReplayDeterministicAndComplete(t *testing.T) {
+	dir := t.TempDir()
+	rs, want := faulty(t, 2500)
+	writeParquet(t, filepath.Join(dir, "pq"), rs, 300)
+	writeJSONL(t, filepath.Join(dir, "a.jsonl"), rs[:400])
+	paths := []string{filepath.Join(dir, "pq")}
+	for _, ext := range []string{"jsonl", "parquet"} {
+		var first []byte
+		var firstSum *Summary
+		for _, w := range []int{1, 2, 3, 8} {
+			s, b := runTo(t, paths, w, filepath.Join(dir, fmt.Sprintf("f%d.%s", w, ext)))
+			if first == nil {
+				first, firstSum = b, s
+				continue
+			}
+			assert.True(t, bytes.Equal(first, b), "%s findings differ with %d workers", ext, w)
+			assert.Equal(t, firstSum, s)
+		}
+		if ext == "jsonl" {
+			got := map[int64]finding.Code{}
+			for _, line := range bytes.Split(bytes.TrimSpace(first), []byte("\n")) {
+				var f finding.Finding
+				require.NoError(t, json.Unmarshal(line, &f))
+				var part int64
+				_, err := fmt.Sscanf(filepath.Base(f.File), "part-%05d.rounds.parquet", &part)
+				require.NoError(t, err, f.File)
+				k := part*900 + f.Row // 900 rounds per part
+				assert.NotContains(t, got, k, "two findings on round %d", k)
+				got[k] = f.Code
+			}
+			assert.Equal(t, want, got)
+		}
+	}
+}
+
+func TestReplayDamagedInput(t *testing.T) {
+	dir := t.TempDir()
+	rs := genRounds(t, 1200, 3)
+	writeParquet(t, filepath.Join(dir, "pq"), rs, 200)
+	// Truncate the second part's rounds file: the first part is still
+	// verified and the damage is a finding naming the file.
+	parts, err := filepath.Glob(filepath.Join(dir, "pq", "*.rounds.parquet"))
+	require.NoError(t, err)
+	require.Len(t, parts, 2)
+	b, err := os.ReadFile(parts[1])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(parts[1], b[:len(b)/2], 0o644))
+	fw := filepath.Join(dir, "f.jsonl")
+	s, out := runTo(t, []string{filepath.Join(dir, "pq")}, 2, fw)
+	assert.Equal(t, int64(600), s.Rounds)
+	assert.Equal(t, map[finding.Code]int64{finding.InputDamaged: 1}, s.Findings)
+	assert.Contains(t, string(out), filepath.Base(parts[1]))
+}

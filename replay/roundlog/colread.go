@@ -1,0 +1,294 @@
+package roundlog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
+)
+
+// The fast path decodes a row group column by column from its pages into
+// typed slices, then fills the row structs from them: no per-row
+// reflection. It is used when a file's schema is exactly the
+// specification's (as this package writes it); other files go through
+// parquet-go's generic reader, which converts.
+
+// column is one decoded column chunk: exactly one of the slices is used.
+type column struct {
+	i64   []int64
+	i32   []int32
+	bools []bool
+	strs  []string
+	lstrs [][]string
+	li32  [][]int32
+	li64  [][]int64
+}
+
+// sameSchema reports whether got has exactly want's leaf columns, in the
+// same order, with the same physical types, repetition and optionality.
+func sameSchema(got, want *parquet.Schema) bool {
+	gc, wc := got.Columns(), want.Columns()
+	if len(gc) != len(wc) {
+		return false
+	}
+	for i, path := range wc {
+		g, ok := got.Lookup(path...)
+		w, _ := want.Lookup(path...)
+		if !ok || g.ColumnIndex != i || g.Node.Type().Kind() != w.Node.Type().Kind() ||
+			g.Node.Optional() != w.Node.Optional() || g.MaxRepetitionLevel != w.MaxRepetitionLevel ||
+			g.MaxDefinitionLevel != w.MaxDefinitionLevel {
+			return false
+		}
+	}
+	return true
+}
+
+// dictCache holds the decoded strings of the last dictionary seen.
+type dictCache struct {
+	dict parquet.Dictionary
+	strs []string
+	i64  []int64
+	i32  []int32
+}
+
+func (c *dictCache) load(d parquet.Dictionary, kind parquet.Kind) {
+	if c.dict == d {
+		return
+	}
+	c.dict = d
+	vals := d.Page().Data()
+	switch kind {
+	case parquet.ByteArray:
+		c.strs = splitStrings(vals, c.strs[:0])
+	case parquet.Int64:
+		c.i64 = append(c.i64[:0], vals.Int64()...)
+	case parquet.Int32:
+		c.i32 = append(c.i32[:0], vals.Int32()...)
+	}
+}
+
+// splitStrings turns a page of byte arrays into strings sharing one
+// allocation.
+func splitStrings(vals encoding.Values, dst []string) []string {
+	data, offs := vals.ByteArray()
+	whole := string(data)
+	for i := 0; i+1 < len(offs); i++ {
+		dst = append(dst, whole[offs[i]:offs[i+1]])
+	}
+	return dst
+}
+
+// decodeColumn reads the n rows of one column chunk.
+func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *column) (err error) {
+	kind := leaf.Node.Type().Kind()
+	maxDef, repeated := byte(leaf.MaxDefinitionLevel), leaf.MaxRepetitionLevel > 0
+	// Values of the whole chunk, present ones only, in order; for a
+	// repeated column, starts[r] is the index of row r's first value.
+	var strs []string
+	var i64 []int64
+	var i32 []int32
+	var bools []bool
+	switch kind {
+	case parquet.ByteArray:
+		strs = make([]string, 0, n)
+	case parquet.Int64:
+		i64 = make([]int64, 0, n)
+	case parquet.Int32:
+		i32 = make([]int32, 0, n)
+	case parquet.Boolean:
+		bools = make([]bool, 0, n)
+	default:
+		return fmt.Errorf("unexpected physical type %s", kind)
+	}
+	var starts []int
+	var nulls []int // rows holding null (non-repeated optional columns)
+	var dc dictCache
+	var vs []parquet.Value
+	pages := cc.Pages()
+	defer pages.Close()
+	rows := 0
+	for {
+		pg, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		before := len(strs) + len(i64) + len(i32) + len(bools)
+		err = func() error {
+			defer parquet.Release(pg)
+			switch {
+			case kind == parquet.Boolean:
+				nv := int(pg.NumValues())
+				if cap(vs) < nv {
+					vs = make([]parquet.Value, nv)
+				}
+				k, err := pg.Values().ReadValues(vs[:nv])
+				if err != nil && !errors.Is(err, io.EOF) {
+					return err
+				}
+				for _, v := range vs[:k] {
+					if !v.IsNull() {
+						bools = append(bools, v.Boolean())
+					}
+				}
+			case pg.Dictionary() != nil:
+				dc.load(pg.Dictionary(), kind)
+				pd := pg.Data()
+				for _, ix := range pd.Int32() {
+					var size int
+					switch kind {
+					case parquet.ByteArray:
+						size = len(dc.strs)
+					case parquet.Int64:
+						size = len(dc.i64)
+					case parquet.Int32:
+						size = len(dc.i32)
+					}
+					if ix < 0 || int(ix) >= size {
+						return fmt.Errorf("dictionary index %d out of range", ix)
+					}
+					switch kind {
+					case parquet.ByteArray:
+						strs = append(strs, dc.strs[ix])
+					case parquet.Int64:
+						i64 = append(i64, dc.i64[ix])
+					case parquet.Int32:
+						i32 = append(i32, dc.i32[ix])
+					}
+				}
+			default:
+				pd := pg.Data()
+				switch kind {
+				case parquet.ByteArray:
+					strs = splitStrings(pd, strs)
+				case parquet.Int64:
+					i64 = append(i64, pd.Int64()...)
+				case parquet.Int32:
+					i32 = append(i32, pd.Int32()...)
+				}
+			}
+			present := len(strs) + len(i64) + len(i32) + len(bools) - before
+			defs, reps := pg.DefinitionLevels(), pg.RepetitionLevels()
+			switch {
+			case !repeated && len(defs) == 0:
+				rows += present
+			case !repeated:
+				got := 0
+				for _, d := range defs {
+					if d == maxDef {
+						got++
+					} else {
+						nulls = append(nulls, rows)
+					}
+					rows++
+				}
+				if got != present {
+					return fmt.Errorf("page has %d values but its levels say %d", present, got)
+				}
+			default:
+				if len(reps) != len(defs) {
+					return errors.New("page repetition and definition levels differ in length")
+				}
+				v := before
+				for i, d := range defs {
+					if reps[i] == 0 {
+						starts = append(starts, v)
+						rows++
+					}
+					if d == maxDef {
+						v++
+					}
+				}
+				if v-before != present {
+					return fmt.Errorf("page has %d values but its levels say %d", present, v-before)
+				}
+			}
+			return nil
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	if rows != n {
+		return fmt.Errorf("%d rows in the column chunk, want %d", rows, n)
+	}
+	if !repeated {
+		// Put the zero value at the null rows.
+		if len(nulls) > 0 {
+			switch kind {
+			case parquet.ByteArray:
+				strs = spreadNulls(strs, nulls, n)
+			case parquet.Int64:
+				i64 = spreadNulls(i64, nulls, n)
+			case parquet.Int32:
+				i32 = spreadNulls(i32, nulls, n)
+			case parquet.Boolean:
+				bools = spreadNulls(bools, nulls, n)
+			}
+		}
+		col.strs, col.i64, col.i32, col.bools = strs, i64, i32, bools
+		return nil
+	}
+	total := len(strs) + len(i64) + len(i32)
+	starts = append(starts, total)
+	switch kind {
+	case parquet.ByteArray:
+		col.lstrs = splitRows(strs, starts)
+	case parquet.Int64:
+		col.li64 = splitRows(i64, starts)
+	case parquet.Int32:
+		col.li32 = splitRows(i32, starts)
+	default:
+		return fmt.Errorf("unexpected repeated %s column", kind)
+	}
+	return nil
+}
+
+// spreadNulls returns the n rows of a column whose present values are vals
+// and whose null rows (ascending) are nulls.
+func spreadNulls[T any](vals []T, nulls []int, n int) []T {
+	out := make([]T, n)
+	v, k := 0, 0
+	for r := range n {
+		if k < len(nulls) && nulls[k] == r {
+			k++
+			continue
+		}
+		out[r] = vals[v]
+		v++
+	}
+	return out
+}
+
+// splitRows cuts the flat values of a repeated column into rows.
+func splitRows[T any](vals []T, starts []int) [][]T {
+	out := make([][]T, len(starts)-1)
+	for r := range out {
+		a, b := starts[r], starts[r+1]
+		if a < b {
+			out[r] = vals[a:b:b]
+		}
+	}
+	return out
+}
+
+// decodeColumns decodes every column of rg, by name.
+func decodeColumns(rg parquet.RowGroup, table string) (map[string]*column, error) {
+	n := int(rg.NumRows())
+	sch := rg.Schema()
+	out := map[string]*column{}
+	ccs := rg.ColumnChunks()
+	for _, path := range sch.Columns() {
+		leaf, _ := sch.Lookup(path...)
+		col := &column{}
+		if err := decodeColumn(ccs[leaf.ColumnIndex], leaf, n, col); err != nil {
+			return nil, fmt.Errorf("corrupt row group: column %s.%s: %v", table, path[0], err)
+		}
+		out[path[0]] = col
+	}
+	return out, nil
+}

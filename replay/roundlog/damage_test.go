@@ -1,0 +1,255 @@
+package roundlog
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// writeRaw writes rows as a Parquet file with the given key-value metadata.
+func writeRaw[T any](t *testing.T, path string, rows []T, kv ...string) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	opts := []parquet.WriterOption{parquet.CreatedBy("test", "1", "")}
+	for i := 0; i+1 < len(kv); i += 2 {
+		opts = append(opts, parquet.KeyValueMetadata(kv[i], kv[i+1]))
+	}
+	w := parquet.NewGenericWriter[T](f, opts...)
+	_, err = w.Write(rows)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+}
+
+// casinoDataset writes n single-box rounds in row groups of rg.
+func casinoDataset(t *testing.T, n, rg int, edit func(i int, r *round.Round)) (string, []round.Round) {
+	dir := t.TempDir()
+	rs := casinoRounds(n)
+	for i := range rs {
+		if edit != nil {
+			edit(i, &rs[i])
+		}
+	}
+	writeParquet(t, dir, rs, Options{RowGroupRounds: rg})
+	return dir, rs
+}
+
+func TestDamageValues(t *testing.T) {
+	rounds := filepath.Join("part-00000.rounds.parquet")
+	boxes := filepath.Join("part-00000.boxes.parquet")
+	for _, tc := range []struct {
+		name    string
+		edit    func(r *round.Round)
+		file    string
+		column  string
+		row     int64 // row within file
+		rowRG   int
+		wantMsg string
+	}{
+		{"invalid board card", func(r *round.Round) { r.Board[1] = "Zz" }, rounds, "rounds.board_2", 13, 1, "invalid card"},
+		{"invalid box card", func(r *round.Round) { r.Boxes[0].Cards[0] = "1x" }, boxes, "boxes.card_1", 13, 1, "invalid card"},
+		{"negative ante", func(r *round.Round) { r.Boxes[0].Ante = -5 }, boxes, "boxes.ante", 13, 1, "negative"},
+		{"overflowing balance", func(r *round.Round) { r.Boxes[0].BalanceBefore = math.MaxInt64 }, boxes, "boxes.bonus_return", 13, 1, "overflow"},
+		{"empty round id", func(r *round.Round) { r.RoundID = "" }, rounds, "rounds.round_id", 13, 1, "empty"},
+		{"unknown game", func(r *round.Round) { r.Game = "poker" }, rounds, "rounds.game", 13, 1, "unknown game"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, rs := casinoDataset(t, 40, 10, func(i int, r *round.Round) {
+				if i == 13 {
+					tc.edit(r)
+				}
+			})
+			got, _, dmg := readAll(t, dir)
+			require.Len(t, dmg, 1)
+			d := dmg[0]
+			assert.Equal(t, filepath.Join(dir, tc.file), d.File)
+			assert.Equal(t, tc.rowRG, d.RowGroup)
+			assert.Equal(t, tc.row, d.Row)
+			assert.Equal(t, tc.column, d.Column)
+			assert.Contains(t, d.Error(), tc.wantMsg)
+			assert.Contains(t, d.Error(), "row group 1")
+			want := jsonRoundTrip(t, append(append([]round.Round{}, rs[:13]...), rs[14:]...))
+			assert.Equal(t, want, got, "every other round is read")
+		})
+	}
+}
+
+func TestDamageFiles(t *testing.T) {
+	t.Run("truncated", func(t *testing.T) {
+		dir := t.TempDir()
+		rs := casinoRounds(60)
+		writeParquet(t, dir, rs, Options{RowGroupRounds: 10, FileRounds: 30})
+		p := filepath.Join(dir, "part-00000.rounds.parquet")
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(p, b[:len(b)/2], 0o644))
+		got, _, dmg := readAll(t, dir)
+		require.Len(t, dmg, 1)
+		assert.Equal(t, p, dmg[0].File)
+		assert.Equal(t, -1, dmg[0].RowGroup)
+		assert.Contains(t, dmg[0].Error(), "truncated")
+		assert.Equal(t, jsonRoundTrip(t, rs[30:]), got, "the other part is read")
+	})
+	t.Run("corrupt row group", func(t *testing.T) {
+		dir, rs := casinoDataset(t, 40, 10, nil)
+		p := filepath.Join(dir, "part-00000.rounds.parquet")
+		f, err := os.Open(p)
+		require.NoError(t, err)
+		st, _ := f.Stat()
+		pf, err := parquet.OpenFile(f, st.Size())
+		require.NoError(t, err)
+		rg := pf.Metadata().RowGroups[2]
+		start := rg.Columns[0].MetaData.DataPageOffset
+		end := rg.Columns[len(rg.Columns)-1].MetaData.DataPageOffset
+		f.Close()
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for i := start; i < end; i++ {
+			b[i] = 0xff
+		}
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		got, _, dmg := readAll(t, dir)
+		require.NotEmpty(t, dmg)
+		assert.Equal(t, p, dmg[0].File)
+		assert.Equal(t, 2, dmg[0].RowGroup)
+		assert.Contains(t, dmg[0].Error(), "corrupt")
+		assert.Equal(t, jsonRoundTrip(t, append(append([]round.Round{}, rs[:20]...), rs[30:]...)), got)
+	})
+	t.Run("wrong schema", func(t *testing.T) {
+		dir := t.TempDir()
+		type other struct {
+			RoundID string `parquet:"round_id"`
+			Time    string `parquet:"time"`
+		}
+		writeRaw(t, filepath.Join(dir, "x.rounds.parquet"), []other{{"a", "b"}}, MetaSchemaVersion, SchemaVersion, MetaTable, TableRounds)
+		d, err := Open(dir)
+		require.NoError(t, err)
+		defer d.Close()
+		require.Len(t, d.Damage(), 1)
+		assert.Contains(t, d.Damage()[0].Error(), "wrong schema")
+		assert.Equal(t, "rounds.time", d.Damage()[0].Column)
+		assert.Empty(t, d.Units())
+	})
+	t.Run("missing column", func(t *testing.T) {
+		dir := t.TempDir()
+		type partial struct {
+			RoundID string `parquet:"round_id"`
+		}
+		writeRaw(t, filepath.Join(dir, "x.rounds.parquet"), []partial{{"a"}}, MetaSchemaVersion, SchemaVersion, MetaTable, TableRounds)
+		d, err := Open(dir)
+		require.NoError(t, err)
+		defer d.Close()
+		require.Len(t, d.Damage(), 1)
+		assert.Equal(t, "rounds.game", d.Damage()[0].Column)
+		assert.Contains(t, d.Damage()[0].Error(), "required column missing")
+	})
+	t.Run("not a round log", func(t *testing.T) {
+		dir := t.TempDir()
+		writeRaw(t, filepath.Join(dir, "x.rounds.parquet"), []roundRow{{RoundID: "a"}})
+		d, err := Open(dir)
+		require.NoError(t, err)
+		defer d.Close()
+		require.Len(t, d.Damage(), 1)
+		assert.Contains(t, d.Damage()[0].Error(), MetaSchemaVersion)
+	})
+	t.Run("unknown major version", func(t *testing.T) {
+		dir := t.TempDir()
+		writeRaw(t, filepath.Join(dir, "x.rounds.parquet"), []roundRow{{RoundID: "a"}}, MetaSchemaVersion, "2.0", MetaTable, TableRounds)
+		_, err := Open(dir)
+		require.Error(t, err)
+		assert.True(t, errors.Is(err, ErrUnsupportedVersion))
+		assert.Contains(t, err.Error(), `"2.0"`)
+		assert.Contains(t, err.Error(), "x.rounds.parquet")
+	})
+	t.Run("newer minor version reads", func(t *testing.T) {
+		dir := t.TempDir()
+		rs := casinoRounds(1)
+		writeParquet(t, dir, rs, Options{})
+		// Rewrite the rounds file with version 1.7.
+		d, err := Open(dir)
+		require.NoError(t, err)
+		var rows []roundRow
+		for _, u := range d.Units() {
+			rg := d.parts[u.File].rounds.RowGroups()[u.RowGroup]
+			rows, err = readGroup(rg, rows)
+			require.NoError(t, err)
+		}
+		d.Close()
+		writeRaw(t, filepath.Join(dir, "part-00000.rounds.parquet"), rows, MetaSchemaVersion, "1.7", MetaTable, TableRounds)
+		got, _, dmg := readAll(t, dir)
+		assert.Empty(t, dmg)
+		assert.Equal(t, jsonRoundTrip(t, rs), got)
+	})
+	t.Run("jsonl unknown major version", func(t *testing.T) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "a.rounds.jsonl"), []byte("{\"schema_version\":\"3.1\"}\n{}\n"), 0o644))
+		d, err := Open(dir)
+		require.NoError(t, err)
+		_, err = d.Scan(func(*Record) error { return nil })
+		assert.True(t, errors.Is(err, ErrUnsupportedVersion))
+	})
+	t.Run("jsonl damaged line", func(t *testing.T) {
+		dir := t.TempDir()
+		body := "{\"schema_version\":\"1.0\"}\n{\"round_id\":5}\nnot json\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "a.rounds.jsonl"), []byte(body), 0o644))
+		_, _, dmg := readAll(t, dir)
+		require.Len(t, dmg, 2)
+		assert.Equal(t, int64(1), dmg[0].Row)
+		assert.Equal(t, "round_id", dmg[0].Column)
+		assert.Equal(t, int64(2), dmg[1].Row)
+	})
+}
+
+// nullableRound is roundRow with server_seed optional, as a hand-written
+// file might declare it.
+type nullableRound struct {
+	RoundID     string   `parquet:"round_id"`
+	Game        string   `parquet:"game"`
+	TableID     string   `parquet:"table_id"`
+	Time        int64    `parquet:"time,timestamp(microsecond)"`
+	Currency    string   `parquet:"currency"`
+	Profile     string   `parquet:"profile"`
+	Scheme      string   `parquet:"scheme"`
+	Commitment  string   `parquet:"commitment"`
+	ServerSeed  *string  `parquet:"server_seed,optional"`
+	ClientSeeds []string `parquet:"client_seeds,list"`
+	Nonce       int64    `parquet:"nonce"`
+	Void        bool     `parquet:"void"`
+	NBoxes      int32    `parquet:"n_boxes"`
+	NSeats      int32    `parquet:"n_seats"`
+	NActions    int32    `parquet:"n_actions"`
+	NPots       int32    `parquet:"n_pots"`
+}
+
+func TestDamageNullInRequiredColumn(t *testing.T) {
+	dir := t.TempDir()
+	seed := "ab"
+	var rows []nullableRound
+	for i := range 5 {
+		r := nullableRound{RoundID: string(rune('a' + i)), Game: round.CasinoHoldem, Scheme: "fairhold/v1", ServerSeed: &seed}
+		if i == 3 {
+			r.ServerSeed = nil
+		}
+		rows = append(rows, r)
+	}
+	p := filepath.Join(dir, "x.rounds.parquet")
+	writeRaw(t, p, rows, MetaSchemaVersion, SchemaVersion, MetaTable, TableRounds)
+	got, _, dmg := readAll(t, dir)
+	require.Len(t, dmg, 1)
+	assert.Equal(t, p, dmg[0].File)
+	assert.Equal(t, 0, dmg[0].RowGroup)
+	assert.Equal(t, int64(3), dmg[0].Row)
+	assert.Equal(t, "rounds.server_seed", dmg[0].Column)
+	assert.Contains(t, dmg[0].Error(), "null")
+	require.Len(t, got, 4)
+	assert.Equal(t, "ab", got[0].Fairness.ServerSeed)
+}

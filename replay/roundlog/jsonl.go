@@ -1,0 +1,107 @@
+package roundlog
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// JSON Lines form: one round.Round JSON object per line, in the encoding
+// of encoding/json (the json tags of package round). An optional first
+// line {"schema_version":"1.0"} declares the version; without it the
+// current version is assumed.
+
+// JSONLWriter writes rounds as JSON Lines.
+type JSONLWriter struct {
+	bw  *bufio.Writer
+	enc *json.Encoder
+}
+
+// NewJSONLWriter writes the version header line and returns a writer.
+func NewJSONLWriter(w io.Writer) (*JSONLWriter, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if _, err := fmt.Fprintf(bw, "{\"schema_version\":%q}\n", SchemaVersion); err != nil {
+		return nil, err
+	}
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	return &JSONLWriter{bw: bw, enc: enc}, nil
+}
+
+// Write appends one round as one line.
+func (w *JSONLWriter) Write(r *round.Round) error {
+	if err := w.enc.Encode(r); err != nil {
+		return fmt.Errorf("round %q: failed to encode: %w", r.RoundID, err)
+	}
+	return nil
+}
+
+// Close flushes buffered lines; it does not close the underlying writer.
+func (w *JSONLWriter) Close() error { return w.bw.Flush() }
+
+type header struct {
+	SchemaVersion string `json:"schema_version"`
+	RoundID       string `json:"round_id"`
+}
+
+func readJSONL(fn string, fn2 func(*Record) error) ([]*DamageError, error) {
+	f, err := os.Open(fn)
+	if err != nil {
+		return []*DamageError{{File: fn, RowGroup: -1, Row: -1, Reason: err.Error()}}, nil
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var damage []*DamageError
+	var rec Record
+	rec.File = fn
+	for line := int64(0); ; line++ {
+		b, err := br.ReadBytes('\n')
+		if len(b) == 0 && errors.Is(err, io.EOF) {
+			return damage, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return append(damage, &DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("read failed: %v", err)}), nil
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) == 0 {
+			continue
+		}
+		if line == 0 && bytes.Contains(b, []byte(`"schema_version"`)) {
+			var h header
+			if json.Unmarshal(b, &h) == nil && h.SchemaVersion != "" && h.RoundID == "" {
+				if verr := checkVersion(fn, h.SchemaVersion); verr != nil {
+					return nil, verr
+				}
+				continue
+			}
+		}
+		rec.Round = round.Round{}
+		rec.Row = line
+		if err := json.Unmarshal(b, &rec.Round); err != nil {
+			d := &DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("not a round: %v", err)}
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				d.Column = te.Field
+			}
+			damage = append(damage, d)
+			continue
+		}
+		if bad := validate(&rec.Round); !bad.ok() {
+			col := bad.column
+			if bad.child >= 0 {
+				col = fmt.Sprintf("%s[%d]", col, bad.child)
+			}
+			damage = append(damage, &DamageError{File: fn, RowGroup: 0, Row: line, Column: col, RoundID: rec.Round.RoundID, Reason: bad.reason})
+			continue
+		}
+		if err := fn2(&rec); err != nil {
+			return damage, err
+		}
+	}
+}

@@ -1,0 +1,445 @@
+package roundlog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// ReadUnit reads unit i and calls fn for each readable round, in row
+// order. The Record and everything it points to are reused after fn
+// returns: copy what must be kept. Damage (unreadable row groups, rows with
+// invalid values) is returned as DamageErrors alongside; the rounds of the
+// rest of the unit are still passed to fn. The error is fn's error, which
+// stops the read.
+func (d *Dataset) ReadUnit(i int, fn func(*Record) error) ([]*DamageError, error) {
+	u := d.units[i]
+	if u.Format == FormatJSONL {
+		return readJSONL(u.File, fn)
+	}
+	return d.parts[u.File].read(u, fn)
+}
+
+// Scan reads every unit in order: the damage found by Open first, then
+// each unit's. It is the simple sequential reader; parallel readers call
+// ReadUnit per unit and merge in unit order.
+func (d *Dataset) Scan(fn func(*Record) error) ([]*DamageError, error) {
+	damage := slicesClone(d.damage)
+	for i := range d.units {
+		dmg, err := d.ReadUnit(i, fn)
+		damage = append(damage, dmg...)
+		if err != nil {
+			return damage, err
+		}
+	}
+	return damage, nil
+}
+
+func slicesClone[T any](s []T) []T { return append([]T(nil), s...) }
+
+// readGroup decodes a whole row group into buf. Panics of the decoder on
+// corrupt pages are turned into errors.
+func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt row group: %v", r)
+		}
+	}()
+	n := int(rg.NumRows())
+	if cap(buf) < n {
+		buf = make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	r := parquet.NewGenericRowGroupReader[T](rg)
+	defer r.Close()
+	got := 0
+	for got < n {
+		k, err := r.Read(buf[got:])
+		got += k
+		if err != nil {
+			if errors.Is(err, io.EOF) && got == n {
+				break
+			}
+			if errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("corrupt row group: %d rows, want %d", got, n)
+			}
+			return nil, fmt.Errorf("corrupt row group: %v", err)
+		}
+		if k == 0 {
+			return nil, fmt.Errorf("corrupt row group: %d rows, want %d", got, n)
+		}
+	}
+	return buf, nil
+}
+
+// readAny decodes a row group by the fast path when it can, else by the
+// generic reader.
+func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, buf []T, fill func(map[string]*column, []T)) ([]T, error) {
+	if out, ok, err := readFast(rg, want, table, buf, fill); ok {
+		return out, err
+	}
+	return readGroup(rg, buf)
+}
+
+// nullRows finds rows holding null in a column the specification requires
+// but the file declares optional (a hand-written file). It returns the
+// first null per row, by row index within the row group.
+func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (map[int64]string, error) {
+	var out map[int64]string
+	for _, path := range want.Columns() {
+		w, _ := want.Lookup(path...)
+		if w.Node.Optional() || w.MaxRepetitionLevel > 0 {
+			continue
+		}
+		g, ok := rg.Schema().Lookup(path...)
+		if !ok || !g.Node.Optional() {
+			continue
+		}
+		pages := rg.ColumnChunks()[g.ColumnIndex].Pages()
+		var row int64
+		vals := make([]parquet.Value, 1024)
+		for {
+			pg, err := pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				pages.Close()
+				return nil, err
+			}
+			vr := pg.Values()
+			for {
+				n, err := vr.ReadValues(vals)
+				for _, v := range vals[:n] {
+					if v.IsNull() {
+						if out == nil {
+							out = map[int64]string{}
+						}
+						if _, dup := out[row]; !dup {
+							out[row] = table + "." + path[0]
+						}
+					}
+					row++
+				}
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					parquet.Release(pg)
+					pages.Close()
+					return nil, err
+				}
+			}
+			parquet.Release(pg)
+		}
+		pages.Close()
+	}
+	return out, nil
+}
+
+// childGroup is the decoded rows of one child table for one unit.
+type childGroup[T any] struct {
+	rows  []T
+	path  string
+	group int
+	base  int64 // row index of rows[0] within the child file
+	nulls map[int64]string
+	next  int
+}
+
+func loadChild[T any](p *part, idx int, u Unit, need int64, buf []T, fill func(map[string]*column, []T)) (*childGroup[T], *DamageError) {
+	c := p.children[idx]
+	name := childTables[idx]
+	if need == 0 {
+		return &childGroup[T]{rows: buf[:0]}, nil
+	}
+	if c == nil {
+		return nil, &DamageError{File: p.roundsFn, RowGroup: u.RowGroup, Row: -1, Column: "rounds.n_" + name,
+			Reason: fmt.Sprintf("%d %s rows needed but the %s file is missing or unreadable", need, name, name)}
+	}
+	j := -1
+	var base int64
+	rgs := c.file.RowGroups()
+	for k, f := range c.first {
+		if f >= u.FirstRow && f < u.FirstRow+u.Rounds {
+			j = k
+			break
+		}
+		base += rgs[k].NumRows()
+	}
+	if j < 0 {
+		return nil, &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
+			Reason: fmt.Sprintf("no row group holds the %s of rounds %d..%d of %s", name, u.FirstRow, u.FirstRow+u.Rounds-1, p.roundsFn)}
+	}
+	rg := rgs[j]
+	if rg.NumRows() != need {
+		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
+			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
+	}
+	rows, err := readAny(rg, childSchemas[idx], name, buf, fill)
+	if err != nil {
+		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: err.Error()}
+	}
+	nulls, err := nullRows(rg, name, childSchemas[idx])
+	if err != nil {
+		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: fmt.Sprintf("corrupt row group: %v", err)}
+	}
+	return &childGroup[T]{rows: rows, path: c.path, group: j, base: base, nulls: nulls}, nil
+}
+
+// take returns the next n child rows of the round at roundRow, or damage
+// when they do not belong to it.
+func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, rowOf func(*T) int64) ([]T, *DamageError) {
+	if n < 0 || int(n) > len(g.rows)-g.next {
+		return nil, &DamageError{File: g.path, RowGroup: g.group, Row: -1, RoundID: roundID, Reason: fmt.Sprintf("round needs %d more rows than the row group holds", n)}
+	}
+	rows := g.rows[g.next : g.next+int(n)]
+	start := g.next
+	g.next += int(n)
+	for k := range rows {
+		if rowOf(&rows[k]) != roundRow {
+			return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start+k), Column: "round_row", RoundID: roundID,
+				Reason: fmt.Sprintf("row belongs to round row %d, want %d", rowOf(&rows[k]), roundRow)}
+		}
+		if col, ok := g.nulls[int64(start+k)]; ok {
+			return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start+k), Column: col, RoundID: roundID, Reason: "null in a required column"}
+		}
+	}
+	return rows, nil
+}
+
+func (g *childGroup[T]) rowAt(k int) int64 { return g.base + int64(k) }
+
+// unitBufs are the decode buffers of one read, reused through a pool.
+type unitBufs struct {
+	rounds                       []roundRow
+	boxes                        []boxRow
+	seats                        []seatRow
+	actions                      []actionRow
+	pots                         []potRow
+	rec                          Record
+	cards                        []string
+	tTime, tCommitted, tRevealed timeCache
+}
+
+var bufPool = make(chan *unitBufs, 8)
+
+func getBufs() *unitBufs {
+	select {
+	case b := <-bufPool:
+		return b
+	default:
+		return &unitBufs{}
+	}
+}
+
+func putBufs(b *unitBufs) {
+	select {
+	case bufPool <- b:
+	default:
+	}
+}
+
+func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
+	rg := p.rounds.RowGroups()[u.RowGroup]
+	groupDamage := func(reason string) []*DamageError {
+		return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: -1, Reason: reason}}
+	}
+	b := getBufs()
+	defer putBufs(b)
+	rows, err := readAny(rg, schemaRounds, TableRounds, b.rounds, fillRounds)
+	if err != nil {
+		return groupDamage(err.Error()), nil
+	}
+	b.rounds = rows
+	nulls, err := nullRows(rg, TableRounds, schemaRounds)
+	if err != nil {
+		return groupDamage(fmt.Sprintf("corrupt row group: %v", err)), nil
+	}
+	var need [4]int64
+	for k := range rows {
+		r := &rows[k]
+		for i, n := range [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots} {
+			if n < 0 {
+				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: r.RoundID, Reason: fmt.Sprintf("negative count %d", n)}}, nil
+			}
+			need[i] += int64(n)
+		}
+	}
+	boxes, dmg := loadChild(p, 0, u, need[0], b.boxes, fillBoxes)
+	if dmg != nil {
+		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
+	}
+	b.boxes = boxes.rows
+	seats, dmg := loadChild(p, 1, u, need[1], b.seats, fillSeats)
+	if dmg != nil {
+		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
+	}
+	b.seats = seats.rows
+	actions, dmg := loadChild(p, 2, u, need[2], b.actions, fillActions)
+	if dmg != nil {
+		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
+	}
+	b.actions = actions.rows
+	pots, dmg := loadChild(p, 3, u, need[3], b.pots, fillPots)
+	if dmg != nil {
+		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
+	}
+	b.pots = pots.rows
+
+	var damage []*DamageError
+	rec := &b.rec
+	for k := range rows {
+		rr := &rows[k]
+		row := u.FirstRow + int64(k)
+		bStart, sStart, aStart, pStart := boxes.next, seats.next, actions.next, pots.next
+		bx, d1 := boxes.take(rr.NBoxes, int64(k)+u.FirstRow, rr.RoundID, func(r *boxRow) int64 { return r.RoundRow })
+		st, d2 := seats.take(rr.NSeats, row, rr.RoundID, func(r *seatRow) int64 { return r.RoundRow })
+		ac, d3 := actions.take(rr.NActions, row, rr.RoundID, func(r *actionRow) int64 { return r.RoundRow })
+		pt, d4 := pots.take(rr.NPots, row, rr.RoundID, func(r *potRow) int64 { return r.RoundRow })
+		if d := firstDamage(d1, d2, d3, d4); d != nil {
+			damage = append(damage, d)
+			continue
+		}
+		if col, ok := nulls[int64(k)]; ok {
+			damage = append(damage, &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: col, RoundID: rr.RoundID, Reason: "null in a required column"})
+			continue
+		}
+		b.assemble(rr, bx, st, ac, pt)
+		rec.File, rec.RowGroup, rec.Row = u.File, u.RowGroup, row
+		if bad := validate(&rec.Round); !bad.ok() {
+			dmg := &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: bad.column, RoundID: rr.RoundID, Reason: bad.reason}
+			if bad.child >= 0 {
+				switch bad.column[:len(bad.column)-len(afterDot(bad.column))-1] {
+				case TableBoxes:
+					dmg.File, dmg.RowGroup, dmg.Row = p.children[0].path, boxes.group, boxes.rowAt(bStart+bad.child)
+				case TableSeats:
+					dmg.File, dmg.RowGroup, dmg.Row = p.children[1].path, seats.group, seats.rowAt(sStart+bad.child)
+				case TableActions:
+					dmg.File, dmg.RowGroup, dmg.Row = p.children[2].path, actions.group, actions.rowAt(aStart+bad.child)
+				case TablePots:
+					dmg.File, dmg.RowGroup, dmg.Row = p.children[3].path, pots.group, pots.rowAt(pStart+bad.child)
+				}
+			}
+			damage = append(damage, dmg)
+			continue
+		}
+		if err := fn(rec); err != nil {
+			return damage, err
+		}
+	}
+	return damage, nil
+}
+
+func afterDot(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return s[i+1:]
+		}
+	}
+	return s
+}
+
+func firstDamage(ds ...*DamageError) *DamageError {
+	for _, d := range ds {
+		if d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// cardsOf appends the non-empty cards to the slab and returns them.
+func (b *unitBufs) cardsOf(cs ...string) []string {
+	start := len(b.cards)
+	for _, c := range cs {
+		if c != "" {
+			b.cards = append(b.cards, c)
+		}
+	}
+	return b.cards[start:len(b.cards):len(b.cards)]
+}
+
+// assemble fills b.rec.Round from the decoded rows, reusing its slices.
+func (b *unitBufs) assemble(rr *roundRow, bx []boxRow, st []seatRow, ac []actionRow, pt []potRow) {
+	r := &b.rec.Round
+	boxesBuf := r.Boxes[:0]
+	dh := r.Double
+	b.cards = b.cards[:0]
+	*r = round.Round{
+		RoundID: rr.RoundID, Game: rr.Game, TableID: rr.TableID, Time: b.tTime.format(rr.Time), Currency: rr.Currency,
+		Profile: rr.Profile, ProfileHash: rr.ProfileHash,
+		Fairness: round.Fairness{
+			Scheme: rr.Scheme, Commitment: rr.Commitment, CommittedAt: b.tCommitted.format(rr.CommittedAt),
+			ServerSeed: rr.ServerSeed, RevealedAt: b.tRevealed.format(rr.RevealedAt), ChainIndex: uint64(rr.ChainIndex),
+			ClientSeeds: rr.ClientSeeds, Nonce: uint64(rr.Nonce),
+			BeaconChain: rr.BeaconChain, BeaconRound: uint64(rr.BeaconRound),
+			BeaconSignature: rr.BeaconSignature, BeaconPreviousSignature: rr.BeaconPreviousSignature,
+		},
+		Void: rr.Void, VoidReason: rr.VoidReason,
+	}
+	if r.Fairness.ClientSeeds == nil {
+		r.Fairness.ClientSeeds = []string{}
+	}
+	if rr.Dealer1 != "" || rr.Dealer2 != "" {
+		r.Dealer = b.cardsOf(rr.Dealer1, rr.Dealer2)
+	}
+	r.Board = b.cardsOf(rr.Board1, rr.Board2, rr.Board3, rr.Board4, rr.Board5)
+	if len(bx) > 0 {
+		r.Boxes = boxesBuf
+		for k := range bx {
+			x := &bx[k]
+			r.Boxes = append(r.Boxes, round.Box{
+				Box: int(x.Box), PlayerID: x.PlayerID, Cards: b.cardsOf(x.Card1, x.Card2),
+				AnteRequested: x.AnteRequested, Ante: x.Ante, BonusRequested: x.BonusRequested, Bonus: x.Bonus,
+				Decision: x.Decision, Call: x.Call,
+				AnteReturn: x.AnteReturn, CallReturn: x.CallReturn, BonusReturn: x.BonusReturn,
+				BalanceBefore: x.BalanceBefore, BalanceAfter: x.BalanceAfter,
+			})
+		}
+	}
+	if rr.Game != round.DoubleHoldem && len(st) == 0 && len(ac) == 0 && len(pt) == 0 {
+		return
+	}
+	if dh == nil {
+		dh = &round.DoubleHand{}
+	}
+	*dh = round.DoubleHand{
+		Button: int(rr.Button), SmallBlind: rr.SmallBlind, BigBlind: rr.BigBlind, Rake: rr.Rake,
+		Seats: dh.Seats[:0], Actions: dh.Actions[:0], Pots: dh.Pots[:0],
+	}
+	for k := range st {
+		s := &st[k]
+		dh.Seats = append(dh.Seats, round.Seat{
+			Seat: int(s.Seat), PlayerID: s.PlayerID, Cards: b.cardsOf(s.Card1, s.Card2, s.Card3),
+			BonusCard: s.BonusCard, BonusAuto: s.BonusAuto, StackBefore: s.StackBefore, StackAfter: s.StackAfter,
+		})
+	}
+	for k := range ac {
+		a := &ac[k]
+		dh.Actions = append(dh.Actions, round.Action{Seat: int(a.Seat), Street: a.Street, Kind: a.Kind, Amount: a.Amount, AllIn: a.AllIn})
+	}
+	for k := range pt {
+		p := &pt[k]
+		shares := p.Shares
+		if shares == nil {
+			shares = []int64{}
+		}
+		dh.Pots = append(dh.Pots, round.Pot{Amount: p.Amount, Eligible: ints(p.Eligible), Winners: ints(p.Winners), Shares: shares})
+	}
+	if dh.Seats == nil {
+		dh.Seats = []round.Seat{}
+	}
+	if dh.Actions == nil {
+		dh.Actions = []round.Action{}
+	}
+	if dh.Pots == nil {
+		dh.Pots = []round.Pot{}
+	}
+	r.Double = dh
+}

@@ -1,0 +1,294 @@
+package roundlog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Formats of a unit.
+const (
+	FormatParquet = "parquet"
+	FormatJSONL   = "jsonl"
+)
+
+// Record is one round read from a log, with where it was.
+type Record struct {
+	Round    round.Round
+	File     string // the rounds file or JSON Lines file
+	RowGroup int    // row group index from 0 (0 for JSON Lines)
+	Row      int64  // row index within the file from 0 (JSON Lines: line index)
+}
+
+// Unit is the unit of parallel reading: one row group of a part's rounds
+// file (with the matching row groups of its child files), or one JSON
+// Lines file. Units are listed in a fixed order (files sorted by path, row
+// groups in order), so results merged in unit order are the same whatever
+// the number of workers.
+type Unit struct {
+	File     string
+	Format   string
+	RowGroup int
+	FirstRow int64 // row index of the unit's first round within File
+	Rounds   int64 // rounds in the unit; -1 when unknown (JSON Lines)
+}
+
+// Dataset is an opened round log: Parquet parts and JSON Lines files.
+// Its methods are safe for concurrent use.
+type Dataset struct {
+	units  []Unit
+	parts  map[string]*part // by rounds file
+	damage []*DamageError
+	files  []*os.File
+}
+
+// part is one opened Parquet part.
+type part struct {
+	rounds   *parquet.File
+	roundsFn string
+	children [4]*child // boxes, seats, actions, pots
+}
+
+// child is an opened child table: its row groups by the first round row
+// they hold.
+type child struct {
+	name  string
+	path  string
+	file  *parquet.File
+	first []int64 // first round_row of each row group
+}
+
+var childTables = [4]string{TableBoxes, TableSeats, TableActions, TablePots}
+
+// Open opens the logs at paths: Parquet rounds files (*.rounds.parquet,
+// with their sibling child files), JSON Lines files (*.jsonl), or
+// directories holding them (not recursive). In a directory only
+// *.rounds.parquet and *.rounds.jsonl are logs; other files (such as the
+// simulator's faults.jsonl) are ignored. A file that cannot be read at
+// all (not Parquet, truncated, wrong schema, missing required column) is
+// listed by [Dataset.Damage] and skipped; the error is reserved for paths
+// that do not exist, an empty input, and files of an unknown major schema
+// version ([ErrUnsupportedVersion]).
+func Open(paths ...string) (*Dataset, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("failed to open round log: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("failed to open round log: %w", err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if !e.IsDir() && (strings.HasSuffix(n, "."+TableRounds+".parquet") || strings.HasSuffix(n, "."+TableRounds+".jsonl")) {
+				files = append(files, filepath.Join(p, n))
+			}
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no round log files (*.rounds.parquet, *.rounds.jsonl) in %s", strings.Join(paths, ", "))
+	}
+	d := &Dataset{parts: map[string]*part{}}
+	for _, fn := range files {
+		var err error
+		switch {
+		case strings.HasSuffix(fn, ".jsonl"):
+			d.units = append(d.units, Unit{File: fn, Format: FormatJSONL, Rounds: -1})
+		case strings.HasSuffix(fn, ".parquet"):
+			err = d.openPart(fn)
+		default:
+			err = fmt.Errorf("%s: not a round log file (want *.rounds.parquet or *.jsonl)", fn)
+		}
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// Units lists the units to read, in order.
+func (d *Dataset) Units() []Unit { return d.units }
+
+// Damage lists the files that could not be read at all.
+func (d *Dataset) Damage() []*DamageError { return d.damage }
+
+// Rounds is the number of rounds in the Parquet units (JSON Lines files
+// are not counted).
+func (d *Dataset) Rounds() int64 {
+	var n int64
+	for _, u := range d.units {
+		if u.Rounds > 0 {
+			n += u.Rounds
+		}
+	}
+	return n
+}
+
+// Close closes the files.
+func (d *Dataset) Close() error {
+	var errs []error
+	for _, f := range d.files {
+		errs = append(errs, f.Close())
+	}
+	d.files = nil
+	return errors.Join(errs...)
+}
+
+func (d *Dataset) openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *DamageError, error) {
+	f, err := os.Open(fn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed to open round log: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("failed to open round log: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true), parquet.ReadBufferSize(1<<20))
+	if err != nil {
+		f.Close()
+		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("not a readable Parquet file (truncated or corrupt footer): %v", err)}, nil
+	}
+	d.files = append(d.files, f)
+	v, ok := pf.Lookup(MetaSchemaVersion)
+	if !ok {
+		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("wrong schema: no %s key-value metadata; not a fairhold round log", MetaSchemaVersion)}, nil
+	}
+	if err := checkVersion(fn, v); err != nil {
+		return nil, nil, err
+	}
+	if t, _ := pf.Lookup(MetaTable); t != table {
+		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("wrong schema: file holds table %q, want %q", t, table)}, nil
+	}
+	if dmg := checkSchema(fn, table, pf.Schema(), want); dmg != nil {
+		return nil, dmg, nil
+	}
+	return pf, nil, nil
+}
+
+// checkSchema compares the file's columns with the expected ones: every
+// required column must be there with its physical type; optional ones may
+// be absent.
+func checkSchema(fn, table string, got, want *parquet.Schema) *DamageError {
+	// Columns of the wrong type first: they say more than a missing one.
+	for _, path := range want.Columns() {
+		w, _ := want.Lookup(path...)
+		g, ok := got.Lookup(path...)
+		if !ok {
+			continue
+		}
+		col := table + "." + path[0]
+		if g.Node.Type().Kind() != w.Node.Type().Kind() {
+			return &DamageError{File: fn, RowGroup: -1, Row: -1, Column: col,
+				Reason: fmt.Sprintf("wrong schema: physical type %s, want %s", g.Node.Type().Kind(), w.Node.Type().Kind())}
+		}
+		if g.MaxRepetitionLevel != w.MaxRepetitionLevel {
+			return &DamageError{File: fn, RowGroup: -1, Row: -1, Column: col, Reason: "wrong schema: repetition differs from the specification"}
+		}
+	}
+	for _, path := range want.Columns() {
+		w, _ := want.Lookup(path...)
+		if _, ok := got.Lookup(path...); !ok && !w.Node.Optional() && w.MaxRepetitionLevel == 0 {
+			return &DamageError{File: fn, RowGroup: -1, Row: -1, Column: table + "." + path[0], Reason: "wrong schema: required column missing"}
+		}
+	}
+	return nil
+}
+
+var (
+	schemaRounds  = parquet.SchemaOf(roundRow{})
+	schemaBoxes   = parquet.SchemaOf(boxRow{})
+	schemaSeats   = parquet.SchemaOf(seatRow{})
+	schemaActions = parquet.SchemaOf(actionRow{})
+	schemaPots    = parquet.SchemaOf(potRow{})
+	childSchemas  = [4]*parquet.Schema{schemaBoxes, schemaSeats, schemaActions, schemaPots}
+)
+
+func (d *Dataset) openPart(fn string) error {
+	rf, dmg, err := d.openParquet(fn, TableRounds, schemaRounds)
+	if err != nil {
+		return err
+	}
+	if dmg != nil {
+		d.damage = append(d.damage, dmg)
+		return nil
+	}
+	p := &part{rounds: rf, roundsFn: fn}
+	prefix := strings.TrimSuffix(fn, "."+TableRounds+".parquet")
+	for i, name := range childTables {
+		cfn := prefix + "." + name + ".parquet"
+		if _, err := os.Stat(cfn); err != nil {
+			continue
+		}
+		cf, dmg, err := d.openParquet(cfn, name, childSchemas[i])
+		if err != nil {
+			return err
+		}
+		if dmg != nil {
+			// The rounds needing this table will be reported per row group.
+			d.damage = append(d.damage, dmg)
+			continue
+		}
+		c := &child{name: name, path: cfn, file: cf}
+		for j, rg := range cf.RowGroups() {
+			first, err := firstRoundRow(rg)
+			if err != nil {
+				d.damage = append(d.damage, &DamageError{File: cfn, RowGroup: j, Row: -1, Column: name + ".round_row", Reason: fmt.Sprintf("corrupt row group: %v", err)})
+				first = -1
+			}
+			c.first = append(c.first, first)
+		}
+		p.children[i] = c
+	}
+	d.parts[fn] = p
+	var row int64
+	for j, rg := range rf.RowGroups() {
+		d.units = append(d.units, Unit{File: fn, Format: FormatParquet, RowGroup: j, FirstRow: row, Rounds: rg.NumRows()})
+		row += rg.NumRows()
+	}
+	return nil
+}
+
+// firstRoundRow reads the round_row of a child row group's first row.
+func firstRoundRow(rg parquet.RowGroup) (int64, error) {
+	if rg.NumRows() == 0 {
+		return -1, nil
+	}
+	leaf, ok := rg.Schema().Lookup("round_row")
+	if !ok {
+		return 0, errors.New("no round_row column")
+	}
+	pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
+	defer pages.Close()
+	pg, err := pages.ReadPage()
+	if err != nil {
+		return 0, err
+	}
+	defer parquet.Release(pg)
+	var v [1]parquet.Value
+	n, err := pg.Values().ReadValues(v[:])
+	if n != 1 {
+		if err == nil || err == io.EOF {
+			err = errors.New("empty first page")
+		}
+		return 0, err
+	}
+	return v[0].Int64(), nil
+}

@@ -1,0 +1,111 @@
+package roundlog
+
+import "time"
+
+// Times are stored as UTC microseconds (TIMESTAMP(MICROS, UTC)) and read
+// back as RFC 3339 in UTC with the shortest fraction ("Z" suffix). The
+// fast paths below handle that form; anything else goes through package
+// time.
+
+// parseFast parses "YYYY-MM-DDTHH:MM:SS[.fraction]Z".
+func parseFast(s string) (int64, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return 0, false
+	}
+	num := func(a, b int) (int, bool) {
+		v := 0
+		for i := a; i < b; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	y, ok1 := num(0, 4)
+	mo, ok2 := num(5, 7)
+	d, ok3 := num(8, 10)
+	h, ok4 := num(11, 13)
+	mi, ok5 := num(14, 16)
+	sec, ok6 := num(17, 19)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59 {
+		return 0, false
+	}
+	us := 0
+	if len(s) > 20 {
+		if s[19] != '.' || len(s) > 27 || len(s) < 22 {
+			return 0, false
+		}
+		f, ok := num(20, len(s)-1)
+		if !ok {
+			return 0, false
+		}
+		for range 6 - (len(s) - 21) {
+			f *= 10
+		}
+		us = f
+	} else if s[19] != 'Z' {
+		return 0, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC)
+	if t.Day() != d {
+		return 0, false // e.g. February 30th
+	}
+	return t.Unix()*1_000_000 + int64(us), true
+}
+
+// appendTime appends the RFC 3339 UTC text of us microseconds.
+func appendTime(b []byte, us int64) []byte {
+	t := time.UnixMicro(us).UTC()
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	two := func(v int) { b = append(b, byte('0'+v/10), byte('0'+v%10)) }
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	two(int(mo))
+	b = append(b, '-')
+	two(d)
+	b = append(b, 'T')
+	two(h)
+	b = append(b, ':')
+	two(mi)
+	b = append(b, ':')
+	two(s)
+	if f := int(((us % 1_000_000) + 1_000_000) % 1_000_000); f != 0 {
+		var digits [6]byte
+		for i := 5; i >= 0; i-- {
+			digits[i] = byte('0' + f%10)
+			f /= 10
+		}
+		n := 6
+		for n > 0 && digits[n-1] == '0' {
+			n--
+		}
+		b = append(b, '.')
+		b = append(b, digits[:n]...)
+	}
+	return append(b, 'Z')
+}
+
+// timeCache remembers the last formatted time of a column: the commitment
+// and reveal times repeat over a seed session.
+type timeCache struct {
+	us  int64
+	s   string
+	buf []byte
+}
+
+func (c *timeCache) format(us int64) string {
+	if us == 0 {
+		return ""
+	}
+	if us == c.us && c.s != "" {
+		return c.s
+	}
+	c.buf = appendTime(c.buf[:0], us)
+	c.us, c.s = us, string(c.buf)
+	return c.s
+}

@@ -1,0 +1,225 @@
+package roundlog
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Default sizes.
+const (
+	DefaultRowGroupRounds = 65536
+	DefaultFileRounds     = 4 << 20
+)
+
+// Options tune a [ParquetWriter]. Zero values take the defaults.
+type Options struct {
+	// RowGroupRounds is the number of rounds per row group; every table
+	// of a part is flushed at the same round boundaries, so a writer holds
+	// at most one row group of rounds (and their child rows) in memory.
+	RowGroupRounds int
+	// FileRounds is the number of rounds per part before a new part is
+	// started.
+	FileRounds int64
+}
+
+func (o Options) withDefaults() Options {
+	if o.RowGroupRounds <= 0 {
+		o.RowGroupRounds = DefaultRowGroupRounds
+	}
+	if o.FileRounds <= 0 {
+		o.FileRounds = DefaultFileRounds
+	}
+	return o
+}
+
+// ParquetWriter writes rounds as a Parquet dataset: a directory of parts,
+// each part one file per table (part-00000.rounds.parquet,
+// part-00000.boxes.parquet, ...). A child table's file exists only when
+// the part has rows for it. The same rounds written with the same Options
+// give byte-identical files.
+type ParquetWriter struct {
+	dir   string
+	opts  Options
+	part  int
+	cur   *partWriter
+	files []string
+}
+
+// NewParquetWriter creates dir if needed and returns a writer into it.
+func NewParquetWriter(dir string, opts Options) (*ParquetWriter, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("failed to create dataset directory: %w", err)
+	}
+	return &ParquetWriter{dir: dir, opts: opts.withDefaults()}, nil
+}
+
+// Write appends one round. An error names the round and the field that
+// cannot be stored.
+func (w *ParquetWriter) Write(r *round.Round) error {
+	if w.cur != nil && w.cur.n >= w.opts.FileRounds {
+		if err := w.closePart(); err != nil {
+			return err
+		}
+	}
+	if w.cur == nil {
+		w.cur = &partWriter{prefix: filepath.Join(w.dir, fmt.Sprintf("part-%05d", w.part)), opts: w.opts,
+			rounds: make([]roundRow, 0, w.opts.RowGroupRounds)}
+		w.part++
+	}
+	if err := w.cur.flatten(r, w.cur.n); err != nil {
+		return fmt.Errorf("round %q: %w", r.RoundID, err)
+	}
+	w.cur.n++
+	if len(w.cur.rounds) >= w.opts.RowGroupRounds {
+		return w.cur.flush()
+	}
+	return nil
+}
+
+// Files lists the files written so far, in order.
+func (w *ParquetWriter) Files() []string { return w.files }
+
+func (w *ParquetWriter) closePart() error {
+	files, err := w.cur.close()
+	w.files = append(w.files, files...)
+	w.cur = nil
+	return err
+}
+
+// Close flushes the last row group and finishes every file.
+func (w *ParquetWriter) Close() error {
+	if w.cur == nil {
+		return nil
+	}
+	return w.closePart()
+}
+
+// partWriter writes one part: one buffered row group of every table.
+type partWriter struct {
+	prefix  string
+	opts    Options
+	n       int64 // rounds written to the part
+	rounds  []roundRow
+	boxes   []boxRow
+	seats   []seatRow
+	actions []actionRow
+	pots    []potRow
+
+	tRounds  *table[roundRow]
+	tBoxes   *table[boxRow]
+	tSeats   *table[seatRow]
+	tActions *table[actionRow]
+	tPots    *table[potRow]
+}
+
+// table is one open file of a part.
+type table[T any] struct {
+	path string
+	f    *os.File
+	bw   *bufio.Writer
+	w    *parquet.GenericWriter[T]
+}
+
+func openTable[T any](prefix, name string) (*table[T], error) {
+	path := prefix + "." + name + ".parquet"
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("failed to create %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w := parquet.NewGenericWriter[T](bw,
+		parquet.CreatedBy(createdByApp, createdByVersion, ""),
+		parquet.KeyValueMetadata(MetaSchemaVersion, SchemaVersion),
+		parquet.KeyValueMetadata(MetaTable, name),
+		parquet.Compression(&snappy.Codec{}),
+		parquet.PageBufferSize(256<<10),
+	)
+	return &table[T]{path: path, f: f, bw: bw, w: w}, nil
+}
+
+// put writes rows and ends the row group.
+func putRows[T any](t **table[T], prefix, name string, rows []T) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if *t == nil {
+		nt, err := openTable[T](prefix, name)
+		if err != nil {
+			return err
+		}
+		*t = nt
+	}
+	if _, err := (*t).w.Write(rows); err != nil {
+		return fmt.Errorf("failed to write %s: %w", (*t).path, err)
+	}
+	if err := (*t).w.Flush(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", (*t).path, err)
+	}
+	return nil
+}
+
+func (t *table[T]) close() error {
+	if t == nil {
+		return nil
+	}
+	err := t.w.Close()
+	if err == nil {
+		err = t.bw.Flush()
+	}
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("failed to finish %s: %w", t.path, err)
+	}
+	return nil
+}
+
+func (p *partWriter) flush() error {
+	if len(p.rounds) == 0 {
+		return nil
+	}
+	err := errors.Join(
+		putRows(&p.tRounds, p.prefix, TableRounds, p.rounds),
+		putRows(&p.tBoxes, p.prefix, TableBoxes, p.boxes),
+		putRows(&p.tSeats, p.prefix, TableSeats, p.seats),
+		putRows(&p.tActions, p.prefix, TableActions, p.actions),
+		putRows(&p.tPots, p.prefix, TablePots, p.pots),
+	)
+	clear(p.rounds)
+	clear(p.boxes)
+	clear(p.seats)
+	clear(p.actions)
+	clear(p.pots)
+	p.rounds, p.boxes, p.seats, p.actions, p.pots = p.rounds[:0], p.boxes[:0], p.seats[:0], p.actions[:0], p.pots[:0]
+	return err
+}
+
+func (p *partWriter) close() ([]string, error) {
+	err := p.flush()
+	var files []string
+	if p.tRounds != nil {
+		files = append(files, p.tRounds.path)
+	}
+	for _, path := range []string{pathOf(p.tBoxes), pathOf(p.tSeats), pathOf(p.tActions), pathOf(p.tPots)} {
+		if path != "" {
+			files = append(files, path)
+		}
+	}
+	return files, errors.Join(err, p.tRounds.close(), p.tBoxes.close(), p.tSeats.close(), p.tActions.close(), p.tPots.close())
+}
+
+func pathOf[T any](t *table[T]) string {
+	if t == nil {
+		return ""
+	}
+	return t.path
+}

@@ -1,0 +1,213 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Fault names.
+const (
+	FaultSeedCommitmentMismatch = "seed-commitment-mismatch"
+	FaultSeedRevealedEarly      = "seed-revealed-early"
+	FaultNonceReused            = "nonce-reused"
+	FaultCommitmentLate         = "commitment-late"
+	FaultChainLinkBroken        = "chain-link-broken"
+	FaultCardsMismatch          = "cards-mismatch"
+	FaultCardDuplicate          = "card-duplicate"
+	FaultBiasedShuffle          = "biased-shuffle"
+	FaultCallNotMultiple        = "call-not-multiple"
+	FaultBetOverLimit           = "bet-over-limit"
+	FaultAnteWrongMultiple      = "ante-wrong-multiple"
+	FaultCallPaidNotQualified   = "call-paid-not-qualified"
+	FaultDealerQualifiedLow     = "dealer-qualified-low"
+	FaultTieNotPushed           = "tie-not-pushed"
+	FaultBonusPaidAfterFold     = "bonus-paid-after-fold"
+	FaultBonusWrongMultiple     = "bonus-wrong-multiple"
+	FaultMaxPayoutIgnored       = "max-payout-ignored"
+	FaultVoidNotRefunded        = "void-not-refunded"
+	FaultBalanceOffByOne        = "balance-off-by-one"
+	FaultDHWrongAutoBonus       = "dh-wrong-auto-bonus-card"
+	FaultDHPotWrongWinner       = "dh-pot-wrong-winner"
+	FaultDHOddChipWrong         = "dh-odd-chip-wrong"
+	FaultDHSidePotWrong         = "dh-side-pot-wrong"
+	FaultDHIllegalRaise         = "dh-illegal-raise"
+	FaultDHChipsNotConserved    = "dh-chips-not-conserved"
+	FaultDHRakeOverCap          = "dh-rake-over-cap"
+)
+
+type faultKind uint8
+
+const (
+	roundFault   faultKind = iota // triggered per round, applied to the first round it fits
+	sessionFault                  // triggered per seed session or chain
+)
+
+// Fault is one entry of the fault catalogue.
+type Fault struct {
+	Name        string       `json:"name"`
+	Games       []string     `json:"games"`
+	Finding     finding.Code `json:"finding"`
+	Description string       `json:"description"`
+	Code        finding.Code `json:"-"`
+	kind        faultKind
+}
+
+func (f *Fault) appliesTo(game string) bool { return slices.Contains(f.Games, game) }
+
+var (
+	casinoGames = []string{round.CasinoHoldem, round.LiveCasinoHoldem}
+	allGames    = []string{round.CasinoHoldem, round.DoubleHoldem, round.LiveCasinoHoldem}
+	seedGames   = []string{round.CasinoHoldem, round.DoubleHoldem}
+	rngOnly     = []string{round.CasinoHoldem}
+	liveOnly    = []string{round.LiveCasinoHoldem}
+	doubleOnly  = []string{round.DoubleHoldem}
+)
+
+// catalogue lists every fault, sorted by name.
+var catalogue = func() []*Fault {
+	fs := []*Fault{
+		{Name: FaultSeedCommitmentMismatch, Games: seedGames, Code: finding.SeedCommitmentMismatch, kind: sessionFault,
+			Description: "A whole seed session deals with a server seed that does not hash to the commitment published for it (the operator swapped the seed after committing). Every round of the session is flagged; rate is per session."},
+		{Name: FaultSeedRevealedEarly, Games: allGames, Code: finding.SeedRevealedEarly, kind: sessionFault,
+			Description: "The server seed (live table: one chain link) is revealed one second before the last round that uses it is dealt (revealed_at < time). The round dealt after the reveal is flagged; rate is per session or chain."},
+		{Name: FaultNonceReused, Games: seedGames, Code: finding.NonceReused, kind: roundFault,
+			Description: "The round is dealt with the nonce of the session's previous round, so (server seed, client seeds, nonce) repeats and the round gets the previous round's deck. The repeating round is flagged."},
+		{Name: FaultCommitmentLate, Games: allGames, Code: finding.CommitmentLate, kind: sessionFault,
+			Description: "The commitment of a seed session (live table: a chain's anchor) is published one second after its first round is dealt (committed_at > time). That first round is flagged; rate is per session or chain."},
+		{Name: FaultChainLinkBroken, Games: liveOnly, Code: finding.ChainLinkBroken, kind: roundFault,
+			Description: "The round's revealed server seed is a fresh random value instead of the next link of the table's hash chain; the cards are dealt from it (so they match the logged seed). The next round's link hashes, in two steps, to the last good link: only this round is flagged."},
+		{Name: FaultCardsMismatch, Games: allGames, Code: finding.CardsMismatch, kind: roundFault,
+			Description: "One dealt card is replaced by a card the round did not deal, before settlement (the round is settled on the logged cards). The cards no longer follow from the seeds; no card repeats."},
+		{Name: FaultCardDuplicate, Games: allGames, Code: finding.CardDuplicate, kind: roundFault,
+			Description: "After settlement, one logged card is overwritten with another card of the same round, so a card appears twice. Expected: CARD_DUPLICATE only (a round with a repeated card cannot be re-dealt or re-settled, so the replayer reports neither CARDS_MISMATCH nor a settlement code for it)."},
+		{Name: FaultBiasedShuffle, Games: allGames, Code: finding.CardsMismatch, kind: roundFault,
+			Description: "The round's deck comes from the operator's own biased shuffle (\"swap with any position\" over a modulo-reduced SHA-256 stream of the seeds) instead of the scheme's; re-dealing from the seeds gives other cards."},
+		{Name: FaultCallNotMultiple, Games: casinoGames, Code: finding.CallNotMultiple, kind: roundFault,
+			Description: "A calling box's call stake is 1.5 x ante instead of the profile's multiple; the call is settled by the rules on that stake and the balances follow."},
+		{Name: FaultBetOverLimit, Games: casinoGames, Code: finding.BetOverLimit, kind: roundFault,
+			Description: "A box asks for an ante above the table maximum and it is accepted as asked instead of being auto-adjusted (ante_requested = ante > ante_max); settled by the rules on that stake."},
+		{Name: FaultAnteWrongMultiple, Games: casinoGames, Code: finding.AntePayoutWrong, kind: roundFault,
+			Description: "A winning ante (player won, or dealer did not qualify) is returned with one extra ante: paid (X+1):1 instead of the paytable's X:1."},
+		{Name: FaultCallPaidNotQualified, Games: casinoGames, Code: finding.CallPaidNotQualified, kind: roundFault,
+			Description: "On a box whose dealer did not qualify, the call is paid 1:1 instead of being returned as a push."},
+		{Name: FaultDealerQualifiedLow, Games: casinoGames, Code: finding.DealerQualificationWrong, kind: roundFault,
+			Description: "The dealer holds less than the qualifier (below a pair of 4s) but beats the player; the operator settles as if the dealer qualified: ante and call lost instead of ante paid and call pushed."},
+		{Name: FaultTieNotPushed, Games: casinoGames, Code: finding.TieNotPushed, kind: roundFault,
+			Description: "An exact tie against a qualifying dealer is settled as a loss (ante and call kept) instead of a push."},
+		{Name: FaultBonusPaidAfterFold, Games: rngOnly, Code: finding.BonusPaidAfterFold, kind: roundFault,
+			Description: "A player with an AA Bonus that wins (pair of aces or better with the flop) folds, and the operator pays the AA Bonus anyway although forfeit_on_fold forfeits it."},
+		{Name: FaultBonusWrongMultiple, Games: rngOnly, Code: finding.BonusPayoutWrong, kind: roundFault,
+			Description: "A winning AA Bonus is returned with one extra stake: paid (X+1):1 instead of the bonus paytable's X:1."},
+		{Name: FaultMaxPayoutIgnored, Games: liveOnly, Code: finding.MaxPayoutExceeded, kind: roundFault,
+			Description: "A box whose winnings the table's max payout caps is paid the uncapped paytable amount. Applies only to capped wins, which are rare under the built-in profile: simulate with a profile of a lower max_payout_per_box to get many."},
+		{Name: FaultVoidNotRefunded, Games: casinoGames, Code: finding.VoidNotRefunded, kind: roundFault,
+			Description: "The round is voided (void_reason \"malfunction\") but the first box's ante is kept (ante_return 0) instead of returned; the other stakes are returned."},
+		{Name: FaultBalanceOffByOne, Games: casinoGames, Code: finding.BalanceMismatch, kind: roundFault,
+			Description: "The first box's balance_after is one minor unit off (before - stakes + returns +/- 1); the player's wallet continues from the wrong balance, so the next round shows no gap."},
+		{Name: FaultDHWrongAutoBonus, Games: doubleOnly, Code: finding.DHBonusCardWrong, kind: roundFault,
+			Description: "A seat whose bonus card the software chose (bonus_auto) is logged with another of its hole cards than the automatic rule selects; the pots are those of the correct card."},
+		{Name: FaultDHPotWrongWinner, Games: doubleOnly, Code: finding.DHPotWrongWinner, kind: roundFault,
+			Description: "A showdown pot with one winner is awarded whole to another eligible player with a worse hand; stacks follow, chips are conserved."},
+		{Name: FaultDHOddChipWrong, Games: doubleOnly, Code: finding.DHOddChipWrong, kind: roundFault,
+			Description: "In a split pot with an odd chip, the odd chip goes to the last winner clockwise from the button instead of the first; stacks follow."},
+		{Name: FaultDHSidePotWrong, Games: doubleOnly, Code: finding.DHSidePotWrong, kind: roundFault,
+			Description: "In a hand with a side pot, chips are moved from the first side pot to the main pot (amounts no longer follow from the contributions); winners' shares and stacks follow, chips are conserved."},
+		{Name: FaultDHIllegalRaise, Games: doubleOnly, Code: finding.DHIllegalAction, kind: roundFault,
+			Description: "A raise one chip below the minimum raise (not all-in) is accepted; the hand is played on from it and settled on the chips actually put in."},
+		{Name: FaultDHChipsNotConserved, Games: doubleOnly, Code: finding.DHChipsNotConserved, kind: roundFault,
+			Description: "One chip is created: a winner's stack_after is one more than the pots give; the player's next hand starts from it."},
+		{Name: FaultDHRakeOverCap, Games: doubleOnly, Code: finding.DHRakeOverCap, kind: roundFault,
+			Description: "Rake of 5% of the pots (at least 1) is taken from the main pot's first winner in a hand that saw the flop, above what the profile allows (the built-in profile takes none)."},
+	}
+	for _, f := range fs {
+		f.Finding = f.Code
+	}
+	slices.SortFunc(fs, func(a, b *Fault) int { return strings.Compare(a.Name, b.Name) })
+	return fs
+}()
+
+// Faults returns the fault catalogue, sorted by name.
+func Faults() []Fault {
+	out := make([]Fault, len(catalogue))
+	for i, f := range catalogue {
+		out[i] = *f
+		out[i].Games = slices.Clone(f.Games)
+	}
+	return out
+}
+
+func lookupFault(name string) (*Fault, bool) {
+	for _, f := range catalogue {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// DefaultRate is the rate of a fault given without one.
+const DefaultRate = 0.01
+
+// ParseFaults parses "NAME[:RATE],..." (RATE a fraction in (0, 1], default
+// [DefaultRate]). Names are checked by [New].
+func ParseFaults(spec string) ([]FaultRate, error) {
+	var out []FaultRate
+	if strings.TrimSpace(spec) == "" {
+		return nil, nil
+	}
+	for _, item := range strings.Split(spec, ",") {
+		name, rate, hasRate := strings.Cut(strings.TrimSpace(item), ":")
+		fr := FaultRate{Name: name, Rate: DefaultRate}
+		if name == "" {
+			return nil, fmt.Errorf("%w: empty fault name in %q", ErrConfig, spec)
+		}
+		if hasRate {
+			v, err := strconv.ParseFloat(rate, 64)
+			if err != nil || !(v > 0 && v <= 1) {
+				return nil, fmt.Errorf("%w: fault %q: rate %q: want a number in (0, 1]", ErrConfig, name, rate)
+			}
+			fr.Rate = v
+		}
+		out = append(out, fr)
+	}
+	return out, nil
+}
+
+// activeFault is a configured fault and its triggers not yet applied.
+type activeFault struct {
+	*Fault
+	rate    float64
+	pending int
+}
+
+// want returns the configured fault name if it is pending and no other
+// round fault has been applied to this round.
+func (s *Simulator) want(name string) *activeFault {
+	for _, f := range s.faults {
+		if f.Name == name && f.pending > 0 && f.kind == roundFault && !s.roundFaulted {
+			return f
+		}
+	}
+	return nil
+}
+
+// applied records that f was applied to r.
+func (s *Simulator) applied(r *round.Round, f *activeFault) {
+	f.pending--
+	s.roundFaulted = true
+	s.inject(r, f.Fault)
+}
+
+// Kind is "round" for a fault triggered per round, "session" for one
+// triggered per seed session or hash chain.
+func (f *Fault) Kind() string {
+	if f.kind == sessionFault {
+		return "session"
+	}
+	return "round"
+}

@@ -1,0 +1,282 @@
+// Package sim simulates an honest provably-fair operator of the three
+// casino Hold'em games, and a dishonest or buggy one by injecting faults
+// from a catalogue.
+//
+// A [Simulator] plays rounds one by one ([Simulator.Next]) and returns each
+// as a [round.Round], exactly as an operator would log it: cards dealt by
+// the fairhold/v1 scheme (package fairness/scheme) in the game's dealing
+// order (package fairness/layout), bets from player strategies within the
+// profile's limits (auto-adjusted), settlement by the same rules engine the
+// replayer uses (packages replay/casino and replay/double), and wallets with
+// balances. The same [Config] gives the same rounds, byte for byte.
+//
+// # Seeds
+//
+//   - casino-holdem: every player has a session of [SessionRounds] rounds
+//     with one server seed (committed before the session's first round,
+//     revealed after its last), the player's client seed and a nonce
+//     counting from 0. Players take turns round-robin.
+//   - live-casino-holdem: the table commits to a hash chain of
+//     [ChainLength] links (package fairness/chain); round k of the chain
+//     uses link k as its server seed (chain_index k, commitment = the
+//     chain's anchor, nonce 0) and reveals it when the round ends. The
+//     client seeds are those of the players at the boxes, in box order.
+//   - double-holdem: the table has sessions of [SessionRounds] hands with
+//     one server seed and a nonce counting from 0; the client seeds are
+//     those of the seated players in seat order.
+//
+// # Faults
+//
+// [Faults] lists the catalogue: each fault names the finding code the
+// replayer must raise for it. A fault with rate r is triggered with
+// probability r before each round (before each session for the session
+// faults) and then applied to the first round it fits (a tie for
+// tie-not-pushed, a capped win for max-payout-ignored, ...). Every applied
+// fault is returned as an [Injection]: the round and the expected code.
+// At most one round-level fault is applied per round.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+// Sizes of the simulated operator.
+const (
+	SessionRounds = 100  // rounds per server seed (casino-holdem per player, double-holdem per table)
+	ChainLength   = 1000 // links per hash chain (live-casino-holdem)
+	VoidRate      = 0.002
+)
+
+// Start is the time of the first simulated round.
+var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Config configures a simulation.
+type Config struct {
+	Game    string // round.CasinoHoldem, round.LiveCasinoHoldem or round.DoubleHoldem
+	Rounds  int64
+	Seed    uint64
+	Players int // casino-holdem: players taking turns; live: player pool (>= 1); double: seats (2..10). 0: default.
+	Faults  []FaultRate
+	// Profile is the rules profile; nil takes the built-in profile named
+	// like the game.
+	Profile *profile.Profile
+	// Currency is the ISO 4217 code; "" is EUR.
+	Currency string
+}
+
+// FaultRate is a fault to inject and its rate (0 < Rate <= 1).
+type FaultRate struct {
+	Name string
+	Rate float64
+}
+
+// Injection records one injected fault: the round that carries it and the
+// finding the replayer must raise for that round.
+type Injection struct {
+	RoundID string       `json:"round_id"`
+	Fault   string       `json:"fault"`
+	Code    finding.Code `json:"code"`
+}
+
+// Default numbers of players.
+const (
+	DefaultCasinoPlayers = 10
+	DefaultLivePlayers   = 8
+	DefaultDoubleSeats   = 6
+)
+
+// ErrConfig is wrapped by the errors of [New] for a bad configuration.
+var ErrConfig = errors.New("invalid simulation")
+
+// Simulator plays rounds. It is not safe for concurrent use.
+type Simulator struct {
+	cfg      Config
+	p        *profile.Profile
+	pHash    string
+	table    *casino.Table // casino games
+	uncapped *casino.Table // casino games: the table without max payout
+	dealer   scheme.Scheme
+	rng      *rand.Rand
+	step     time.Duration
+	prefix   string
+
+	i      int64 // index of the next round
+	slots  []*slot
+	nextID int // next player number
+	live   *chainSession
+	table2 *tableSession // double-holdem: the table's seed session
+	button int          // double-holdem: index of the button seat
+
+	faults  []*activeFault
+	dealBuf []uint8
+	inj     []Injection
+	roundFaulted bool
+	seatsChanged bool
+}
+
+// New validates cfg and returns a simulator positioned before the first
+// round.
+func New(cfg Config) (*Simulator, error) {
+	if cfg.Rounds < 0 {
+		return nil, fmt.Errorf("%w: rounds %d: want >= 0", ErrConfig, cfg.Rounds)
+	}
+	if cfg.Currency == "" {
+		cfg.Currency = "EUR"
+	}
+	p := cfg.Profile
+	if p == nil {
+		var err error
+		if p, err = profile.Builtin(cfg.Game); err != nil {
+			return nil, fmt.Errorf("%w: game %q: want casino-holdem, live-casino-holdem or double-holdem", ErrConfig, cfg.Game)
+		}
+	}
+	if p.Game != cfg.Game {
+		return nil, fmt.Errorf("%w: profile %s is for %s, not %s", ErrConfig, p.Name, p.Game, cfg.Game)
+	}
+	sch, err := scheme.Lookup(scheme.FairholdV1Name)
+	if err != nil {
+		return nil, err
+	}
+	s := &Simulator{cfg: cfg, p: p, pHash: p.Hash(), dealer: sch, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	switch cfg.Game {
+	case round.CasinoHoldem, round.LiveCasinoHoldem:
+		if s.table, err = casino.Compile(p); err != nil {
+			return nil, err
+		}
+		q := p.Clone()
+		q.Casino.Limits.MaxPayoutPerBox = 0
+		if s.uncapped, err = casino.Compile(q); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.Game {
+	case round.CasinoHoldem:
+		s.step, s.prefix = 2*time.Second, "ch-"
+		n := cfg.Players
+		if n == 0 {
+			n = DefaultCasinoPlayers
+		}
+		if n < 1 || n > 100000 {
+			return nil, fmt.Errorf("%w: players %d: want 1..100000", ErrConfig, n)
+		}
+		for range n {
+			s.slots = append(s.slots, s.newSlot())
+		}
+	case round.LiveCasinoHoldem:
+		s.step, s.prefix = 40*time.Second, "lch-"
+		n := cfg.Players
+		if n == 0 {
+			n = DefaultLivePlayers
+		}
+		if n < 1 || n > 1000 {
+			return nil, fmt.Errorf("%w: players %d: want 1..1000", ErrConfig, n)
+		}
+		for range n {
+			s.slots = append(s.slots, s.newSlot())
+		}
+	case round.DoubleHoldem:
+		s.step, s.prefix = 30*time.Second, "dh-"
+		n := cfg.Players
+		if n == 0 {
+			n = DefaultDoubleSeats
+		}
+		if n < p.Double.SeatsMin || n > p.Double.SeatsMax {
+			return nil, fmt.Errorf("%w: players %d: double-holdem seats %d..%d", ErrConfig, n, p.Double.SeatsMin, p.Double.SeatsMax)
+		}
+		for range n {
+			s.slots = append(s.slots, s.newSlot())
+		}
+	}
+	for _, fr := range cfg.Faults {
+		f, ok := lookupFault(fr.Name)
+		if !ok {
+			return nil, fmt.Errorf("%w: unknown fault %q (see --list-faults)", ErrConfig, fr.Name)
+		}
+		if !f.appliesTo(cfg.Game) {
+			return nil, fmt.Errorf("%w: fault %q does not apply to %s (it applies to %v)", ErrConfig, fr.Name, cfg.Game, f.Games)
+		}
+		if !(fr.Rate > 0 && fr.Rate <= 1) {
+			return nil, fmt.Errorf("%w: fault %q: rate %v: want 0 < rate <= 1", ErrConfig, fr.Name, fr.Rate)
+		}
+		s.faults = append(s.faults, &activeFault{Fault: f, rate: fr.Rate})
+	}
+	return s, nil
+}
+
+// Profile returns the rules profile the rounds are played under.
+func (s *Simulator) Profile() *profile.Profile { return s.p }
+
+// Done reports whether every configured round has been played.
+func (s *Simulator) Done() bool { return s.i >= s.cfg.Rounds }
+
+// Next plays the next round. The injections are the faults applied to it
+// (and, for a session fault, possibly recorded on this round of the
+// session); they stay valid until the next call.
+func (s *Simulator) Next() (*round.Round, []Injection, error) {
+	if s.Done() {
+		return nil, nil, errors.New("sim: no more rounds")
+	}
+	s.inj = s.inj[:0]
+	s.roundFaulted = false
+	for _, f := range s.faults {
+		if f.kind != sessionFault && s.rng.Float64() < f.rate {
+			f.pending++
+		}
+	}
+	r := &round.Round{
+		RoundID:     s.roundID(s.i),
+		Game:        s.cfg.Game,
+		TableID:     s.tableID(),
+		Time:        s.timeOf(s.i),
+		Currency:    s.cfg.Currency,
+		Profile:     s.p.Name,
+		ProfileHash: s.pHash,
+	}
+	var err error
+	switch s.cfg.Game {
+	case round.DoubleHoldem:
+		err = s.playDouble(r)
+	default:
+		err = s.playCasino(r)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
+	}
+	s.i++
+	return r, s.inj, nil
+}
+
+func (s *Simulator) roundID(i int64) string {
+	return s.prefix + strconv.FormatInt(i+1, 10)
+}
+
+func (s *Simulator) tableID() string {
+	switch s.cfg.Game {
+	case round.CasinoHoldem:
+		return "rng-1"
+	case round.LiveCasinoHoldem:
+		return "live-1"
+	}
+	return "double-1"
+}
+
+func (s *Simulator) at(i int64) time.Time { return Start.Add(time.Duration(i) * s.step) }
+
+func (s *Simulator) timeOf(i int64) string { return fmtTime(s.at(i)) }
+
+func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// inject records an applied fault on the round.
+func (s *Simulator) inject(r *round.Round, f *Fault) {
+	s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code})
+}

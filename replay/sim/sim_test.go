@@ -1,0 +1,364 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/layout"
+	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/fairness/seed"
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/double"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+var games = []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem}
+
+// checker is a small independent verifier of simulated rounds: it lists
+// what is wrong with a round, as short tags.
+type checker struct {
+	t        *testing.T
+	p        *profile.Profile
+	balances map[string]int64
+	tuples   map[string]bool
+	lastLink map[string]string
+}
+
+func newChecker(t *testing.T, p *profile.Profile) *checker {
+	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{}}
+}
+
+func parseT(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+func (c *checker) check(r *round.Round) []string {
+	var bad []string
+	f := r.Fairness
+	at := parseT(r.Time)
+	if !parseT(f.CommittedAt).Before(at) {
+		bad = append(bad, "commitment-late")
+	}
+	if !parseT(f.RevealedAt).After(at) {
+		bad = append(bad, "revealed-early")
+	}
+	sd, err := seed.Parse(f.ServerSeed)
+	require.NoError(c.t, err)
+	if f.ChainIndex == 0 {
+		sum := sha256.Sum256(sd[:])
+		if hex.EncodeToString(sum[:]) != f.Commitment {
+			bad = append(bad, "commitment-mismatch")
+		}
+	} else {
+		anchor, err := seed.Parse(f.Commitment)
+		require.NoError(c.t, err)
+		if chain.VerifyAt(sd, anchor, f.ChainIndex) != nil {
+			bad = append(bad, "chain-broken")
+		}
+	}
+	tuple := f.ServerSeed + "|" + strings.Join(f.ClientSeeds, ",") + "|" + fmt.Sprint(f.Nonce)
+	if c.tuples[tuple] {
+		bad = append(bad, "nonce-reused")
+	}
+	c.tuples[tuple] = true
+
+	// Cards.
+	var logged []string
+	var lay layout.Layout
+	if r.Double != nil {
+		lay, err = layout.For(r.Game, len(r.Double.Seats))
+		require.NoError(c.t, err)
+		seats := make([]int, len(r.Double.Seats))
+		bySeat := map[int][]string{}
+		for i, s := range r.Double.Seats {
+			seats[i] = s.Seat
+			bySeat[s.Seat] = s.Cards
+		}
+		order, err := layout.DealingOrder(seats, r.Double.Button)
+		require.NoError(c.t, err)
+		for _, s := range order {
+			logged = append(logged, bySeat[s]...)
+		}
+	} else {
+		lay, err = layout.For(r.Game, len(r.Boxes))
+		require.NoError(c.t, err)
+		for _, b := range r.Boxes {
+			logged = append(logged, b.Cards...)
+		}
+		logged = append(logged, r.Dealer...)
+	}
+	logged = append(logged, r.Board...)
+	sch, _ := scheme.Lookup(f.Scheme)
+	dealt, err := sch.Deal(scheme.Input{ServerSeed: sd[:], ClientSeeds: f.ClientSeeds, Nonce: f.Nonce}, lay.Count)
+	require.NoError(c.t, err)
+	cs := make([]card.Card, len(logged))
+	for i, l := range logged {
+		cs[i], err = card.Parse(l)
+		require.NoError(c.t, err)
+	}
+	dup := card.CheckDistinct(cs) != nil
+	if dup {
+		bad = append(bad, "duplicate")
+	}
+	for i, x := range cs {
+		if dup {
+			break
+		}
+		if uint8(x) != dealt[i] {
+			bad = append(bad, "cards")
+			break
+		}
+	}
+
+	// Settlement and balances.
+	if r.Double == nil {
+		var res []casino.BoxResult
+		if r.Void {
+			t, _ := casino.Compile(c.p)
+			for _, b := range r.Boxes {
+				d := casino.Fold
+				if b.Decision == "call" {
+					d = casino.Call
+				}
+				x, err := t.Void(b.Box, casino.Bets{Ante: b.Ante, Bonus: b.Bonus}, d)
+				require.NoError(c.t, err)
+				res = append(res, x)
+			}
+		} else if !dup {
+			res, err = casino.Settle(c.p, r)
+			require.NoError(c.t, err)
+		}
+		lim := c.p.Casino.Limits
+		for i, b := range r.Boxes {
+			switch {
+			case dup:
+			case b.Ante > lim.AnteMax:
+				bad = append(bad, "over-limit")
+			case b.Decision == "call" && b.Call != b.Ante*c.p.Casino.CallMultiple:
+				bad = append(bad, "call-multiple")
+			case res[i].AnteReturn != b.AnteReturn || res[i].CallReturn != b.CallReturn || res[i].BonusReturn != b.BonusReturn:
+				bad = append(bad, "returns")
+			}
+			if b.BalanceBefore-b.Ante-b.Call-b.Bonus+b.AnteReturn+b.CallReturn+b.BonusReturn != b.BalanceAfter {
+				bad = append(bad, "balance")
+			}
+			if prev, ok := c.balances[b.PlayerID]; ok && prev != b.BalanceBefore {
+				bad = append(bad, "gap")
+			}
+			c.balances[b.PlayerID] = b.BalanceAfter
+		}
+		return bad
+	}
+	h := r.Double
+	res, err := double.Settle(c.p, r)
+	switch {
+	case dup:
+	case err != nil:
+		bad = append(bad, "double-settle: "+err.Error())
+	default:
+		pots, _ := json.Marshal(res.Pots)
+		logged, _ := json.Marshal(h.Pots)
+		if string(pots) != string(logged) || res.Rake != h.Rake {
+			bad = append(bad, "pots")
+		}
+		for _, s := range h.Seats {
+			if res.StackAfter[s.Seat] != s.StackAfter {
+				bad = append(bad, "stacks")
+				break
+			}
+		}
+	}
+	for _, s := range h.Seats {
+		if prev, ok := c.balances[s.PlayerID]; ok && prev != s.StackBefore {
+			bad = append(bad, "gap")
+		}
+		c.balances[s.PlayerID] = s.StackAfter
+	}
+	return bad
+}
+
+func simulate(t *testing.T, cfg Config, fn func(*round.Round, []Injection)) {
+	s, err := New(cfg)
+	require.NoError(t, err)
+	for !s.Done() {
+		r, inj, err := s.Next()
+		require.NoError(t, err)
+		fn(r, slices.Clone(inj))
+	}
+}
+
+func TestHonestRoundsVerify(t *testing.T) {
+	n := int64(4000)
+	if testing.Short() {
+		n = 1000
+	}
+	for _, g := range games {
+		t.Run(g, func(t *testing.T) {
+			p, err := profile.Builtin(g)
+			require.NoError(t, err)
+			c := newChecker(t, p)
+			var voids, folds, boxes, showdowns, sidePots, allIns int
+			simulate(t, Config{Game: g, Rounds: n, Seed: 7}, func(r *round.Round, inj []Injection) {
+				assert.Empty(t, inj)
+				assert.Empty(t, c.check(r), r.RoundID)
+				if r.Void {
+					voids++
+				}
+				for _, b := range r.Boxes {
+					boxes++
+					if b.Decision == "fold" {
+						folds++
+					}
+				}
+				if r.Double != nil {
+					if len(r.Board) == 5 {
+						showdowns++
+					}
+					if len(r.Double.Pots) > 1 {
+						sidePots++
+					}
+					for _, a := range r.Double.Actions {
+						if a.AllIn {
+							allIns++
+						}
+					}
+				}
+			})
+			if g == round.DoubleHoldem {
+				assert.Positive(t, showdowns)
+				assert.Positive(t, sidePots)
+				assert.Positive(t, allIns)
+			} else {
+				assert.Positive(t, folds)
+				assert.Greater(t, boxes, int(n)-1)
+			}
+			t.Logf("%s: %d voids, %d folds of %d boxes, %d showdowns, %d side pots, %d all-ins", g, voids, folds, boxes, showdowns, sidePots, allIns)
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, g := range games {
+		var a, b []string
+		cfg := Config{Game: g, Rounds: 300, Seed: 42, Faults: []FaultRate{{FaultCardsMismatch, 0.05}}}
+		simulate(t, cfg, func(r *round.Round, inj []Injection) {
+			j, _ := json.Marshal(struct {
+				R *round.Round
+				I []Injection
+			}{r, inj})
+			a = append(a, string(j))
+		})
+		simulate(t, cfg, func(r *round.Round, inj []Injection) {
+			j, _ := json.Marshal(struct {
+				R *round.Round
+				I []Injection
+			}{r, inj})
+			b = append(b, string(j))
+		})
+		assert.Equal(t, a, b, g)
+		cfg.Seed++
+		var c []string
+		simulate(t, cfg, func(r *round.Round, inj []Injection) {
+			j, _ := json.Marshal(r)
+			c = append(c, string(j))
+		})
+		assert.NotEqual(t, a[:10], c[:10], g)
+	}
+}
+
+// expectTags maps each fault to what the independent checker sees.
+var expectTags = map[string][]string{
+	FaultSeedCommitmentMismatch: {"commitment-mismatch"},
+	FaultSeedRevealedEarly:      {"revealed-early"},
+	FaultNonceReused:            {"nonce-reused"},
+	FaultCommitmentLate:         {"commitment-late"},
+	FaultChainLinkBroken:        {"chain-broken"},
+	FaultCardsMismatch:          {"cards"},
+	FaultCardDuplicate:          {"duplicate"},
+	FaultBiasedShuffle:          {"cards"},
+	FaultCallNotMultiple:        {"call-multiple"},
+	FaultBetOverLimit:           {"over-limit"},
+	FaultAnteWrongMultiple:      {"returns"},
+	FaultCallPaidNotQualified:   {"returns"},
+	FaultDealerQualifiedLow:     {"returns"},
+	FaultTieNotPushed:           {"returns"},
+	FaultBonusPaidAfterFold:     {"returns"},
+	FaultBonusWrongMultiple:     {"returns"},
+	FaultMaxPayoutIgnored:       {"returns"},
+	FaultVoidNotRefunded:        {"returns"},
+	FaultBalanceOffByOne:        {"balance"},
+	FaultDHWrongAutoBonus:       {"double-settle"},
+	FaultDHPotWrongWinner:       {"pots", "stacks"},
+	FaultDHOddChipWrong:         {"pots", "stacks"},
+	FaultDHSidePotWrong:         {"pots", "stacks"},
+	FaultDHIllegalRaise:         {"double-settle"},
+	FaultDHChipsNotConserved:    {"stacks"},
+	FaultDHRakeOverCap:          {"pots", "stacks"},
+}
+
+// lowCapLive is the live profile with a max payout low enough to bind.
+func lowCapLive(t *testing.T) *profile.Profile {
+	p, err := profile.Builtin(round.LiveCasinoHoldem)
+	require.NoError(t, err)
+	p.Casino.Limits.MaxPayoutPerBox = 2000
+	return p
+}
+
+func TestFaultsInjectWhatTheySay(t *testing.T) {
+	n := int64(3000)
+	if testing.Short() {
+		n = 1500
+	}
+	for _, f := range Faults() {
+		require.Contains(t, expectTags, f.Name, "every fault has an expectation")
+		for _, g := range f.Games {
+			t.Run(f.Name+"/"+g, func(t *testing.T) {
+				cfg := Config{Game: g, Rounds: n, Seed: 3, Faults: []FaultRate{{f.Name, 0.05}}}
+				p, err := profile.Builtin(g)
+				require.NoError(t, err)
+				if f.Name == FaultMaxPayoutIgnored {
+					p = lowCapLive(t)
+					cfg.Profile = p
+				}
+				if f.Kind() == "session" {
+					cfg.Faults[0].Rate = 1
+				}
+				c := newChecker(t, p)
+				injected := 0
+				simulate(t, cfg, func(r *round.Round, inj []Injection) {
+					tags := c.check(r)
+					if len(inj) == 0 {
+						assert.Empty(t, tags, "round %s not injected", r.RoundID)
+						return
+					}
+					injected++
+					require.Len(t, inj, 1)
+					assert.Equal(t, f.Finding, inj[0].Code)
+					assert.Equal(t, r.RoundID, inj[0].RoundID)
+					require.NotEmpty(t, tags, "round %s injected with %s", r.RoundID, f.Name)
+					for _, tag := range tags {
+						ok := false
+						for _, want := range expectTags[f.Name] {
+							ok = ok || strings.HasPrefix(tag, want)
+						}
+						assert.True(t, ok, "round %s: %s shows %q, want %v", r.RoundID, f.Name, tag, expectTags[f.Name])
+					}
+				})
+				assert.Positive(t, injected, "no round got %s", f.Name)
+			})
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package vectors
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFairnessLoads(t *testing.T) {
+	vs, err := Fairness()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(vs), 50)
+	expects := map[string]int{}
+	for i, v := range vs {
+		if i > 0 {
+			assert.Less(t, vs[i-1].ID, v.ID)
+		}
+		expects[v.Expect]++
+		// Every file is in canonical form: parse then marshal reproduces it.
+		raw, err := fairnessFS.ReadFile("fairness/" + v.ID + ".json")
+		require.NoError(t, err)
+		b, err := v.Marshal()
+		require.NoError(t, err)
+		assert.Equal(t, string(raw), string(b), v.ID)
+	}
+	for _, e := range []string{FairnessSuccess, FairnessFailure, FairnessMalformed} {
+		assert.Positive(t, expects[e], e)
+	}
+}
+
+func TestParseFairnessRejects(t *testing.T) {
+	for name, in := range map[string]string{
+		"unknown field":   `{"id":"a","expect":"success","bogus":1}`,
+		"trailing":        `{"id":"a","expect":"success"} {}`,
+		"no id":           `{"expect":"success"}`,
+		"bad expect":      `{"id":"a","expect":"maybe"}`,
+		"failure no list": `{"id":"a","expect":"failure"}`,
+		"malformed field": `{"id":"a","expect":"malformed"}`,
+		"not json":        `id: a`,
+	} {
+		_, err := ParseFairness([]byte(in))
+		assert.ErrorIs(t, err, ErrFairnessVector, name)
+	}
+}
+
+func FuzzParseFairness(f *testing.F) {
+	f.Add([]byte(`{"id":"a","expect":"success","scheme":"fairhold/v1","server_seed":"00","client_seeds":["x"],"nonce":"1","count":9}`))
+	f.Add([]byte(`{"id":"a","expect":"failure","failures":["cards"]}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		v, err := ParseFairness(in)
+		if err != nil {
+			return
+		}
+		// Marshal then parse gives the same vector.
+		b, err := v.Marshal()
+		require.NoError(t, err)
+		w, err := ParseFairness(b)
+		require.NoError(t, err)
+		assert.Equal(t, v, w)
+	})
+}
