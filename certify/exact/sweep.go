@@ -84,8 +84,9 @@ type sweeper struct {
 // board B of each orbit is swept, its counts weighted by the orbit size
 // |G|/|G_B|, into A[x]. Since count(h, σB) = count(σ⁻¹h, B), the count of
 // hole h over all boards is the sum of A[σh] over σ in G, divided by |G|
-// (exactly). A flop of three suits has G = {identity}; a monotone one
-// sweeps 216 boards instead of 1,176.
+// (exactly). A rainbow flop has G = {identity}; a monotone one sweeps
+// 344 to 378 boards instead of 1,176; all flop classes together
+// 1,286,792 boards instead of 2,063,880.
 func (s *sweeper) flop(f [3]card.Card) {
 	s.acc = [1326]Counts{}
 	used := card.SetOf(f[:]...)

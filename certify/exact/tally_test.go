@@ -149,7 +149,7 @@ func TestPayoffsCap(t *testing.T) {
 	po := p.payoffs()
 	assert.EqualValues(t, 50_000, po.ante)
 	assert.EqualValues(t, 150_000, po.lose)
-	assert.EqualValues(t, 1_000_000, po.nq[hand.RoyalFlush-1])    // 5,000,000 capped
+	assert.EqualValues(t, 1_000_000, po.nq[hand.RoyalFlush-1])     // 5,000,000 capped
 	assert.EqualValues(t, 1_000_000, po.win[hand.StraightFlush-1]) // 1,100,000 capped
 	assert.EqualValues(t, 1_000_000, po.nq[hand.StraightFlush-1])  // exactly the cap
 	assert.EqualValues(t, 600_000, po.win[hand.FourOfAKind-1])

@@ -309,3 +309,34 @@ func TestSummarize(t *testing.T) {
 	s = Summarize(mk(0), 0.01, 0.01)
 	assert.InDelta(t, 1, s.P, 1e-12)
 }
+
+// BenchmarkTests times each test on the first 10^6 bits of e.
+func BenchmarkTests(b *testing.B) {
+	bits := readSample(b, "data.e")
+	p := DefaultParams()
+	for _, bc := range []struct {
+		name string
+		fn   func()
+	}{
+		{"frequency", func() { Frequency(bits) }},
+		{"block-frequency", func() { BlockFrequency(bits, p.BlockFrequencyM) }},
+		{"cumulative-sums", func() { CumulativeSums(bits) }},
+		{"runs", func() { Runs(bits) }},
+		{"longest-run", func() { LongestRun(bits) }},
+		{"rank", func() { Rank(bits) }},
+		{"fft", func() { DFT(bits) }},
+		{"non-overlapping-template", func() { NonOverlappingTemplates(bits, p.NonOverlappingM, p.NonOverlappingBlock) }},
+		{"overlapping-template", func() { OverlappingTemplate(bits) }},
+		{"universal", func() { Universal(bits) }},
+		{"approximate-entropy", func() { ApproximateEntropy(bits, p.ApproxEntropyM) }},
+		{"random-excursions", func() { RandomExcursions(bits); RandomExcursionsVariant(bits) }},
+		{"serial", func() { Serial(bits, p.SerialM) }},
+		{"linear-complexity", func() { LinearComplexity(bits, p.LinearComplexityM) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				bc.fn()
+			}
+		})
+	}
+}

@@ -146,7 +146,7 @@ func Run(src Source, cfg Config) (*Report, error) {
 				var err error
 				if d, err = src.NewDealer(); err != nil {
 					mu.Lock()
-					firstErr = cmpErr(firstErr, err)
+					firstErr = firstOf(firstErr, err)
 					mu.Unlock()
 					return
 				}
@@ -166,7 +166,7 @@ func Run(src Source, cfg Config) (*Report, error) {
 				}
 				if err != nil {
 					mu.Lock()
-					firstErr = cmpErr(firstErr, err)
+					firstErr = firstOf(firstErr, err)
 					mu.Unlock()
 					next.Store(int64(len(jobs)))
 					break
@@ -192,8 +192,8 @@ func Run(src Source, cfg Config) (*Report, error) {
 	return report(cfg, total, deckFP, seedFP, withSmall), nil
 }
 
-// cmpErr keeps the first error seen.
-func cmpErr(prev, err error) error {
+// firstOf keeps the first error seen.
+func firstOf(prev, err error) error {
 	if prev != nil {
 		return prev
 	}

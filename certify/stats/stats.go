@@ -11,6 +11,10 @@
 // keeps the probability that an honest shuffle fails any test at or below
 // alpha. docs/statistics.md states every test's null distribution.
 //
+// [LogBattery] is the battery for a round log, which records only dealt
+// cards: it tests the positions every Casino Hold'em round deals before
+// any decision (see its documentation).
+//
 // # Tests
 //
 //   - position: the 52 x 52 card-by-position counts; one global statistic

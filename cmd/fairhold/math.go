@@ -171,7 +171,12 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 	} else {
 		printMath(w, rep)
 	}
-	for _, c := range rep.Claims {
+	return claimsResult(rep.Claims)
+}
+
+// claimsResult is errVerificationFailed when a checked claim failed.
+func claimsResult(claims []mathClaim) error {
+	for _, c := range claims {
 		if c.Status == claimFail {
 			return errVerificationFailed
 		}

@@ -164,4 +164,26 @@ func TestCheckClaims(t *testing.T) {
 	assert.Equal(t, claimFail, got["aa-bonus-side-bet-optimal"].Status) // 93.00 vs 93.60
 	assert.Equal(t, claimSkip, got["main-basic"].Status)
 	assert.Equal(t, claimSkip, got["main-side-bet-optimal"].Status)
+	assert.ErrorIs(t, claimsResult(claims), errVerificationFailed)
+	assert.NoError(t, claimsResult([]mathClaim{got["main-optimal"], got["main-basic"]}))
+}
+
+func TestMathProfileFile(t *testing.T) {
+	prof, err := profile.Builtin("casino-holdem")
+	require.NoError(t, err)
+	prof.Casino.AntePaytable[hand.RoyalFlush] = 500
+	path := filepath.Join(t.TempDir(), "rich.json")
+	require.NoError(t, os.WriteFile(path, prof.Canonical(), 0o600))
+	out, stderr, code := runArgs("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--profile", path)
+	require.Equal(t, 0, code, stderr)
+	var r struct {
+		ProfileHash string `json:"profile_hash"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, prof.Hash(), r.ProfileHash)
+
+	require.NoError(t, os.WriteFile(path, []byte(`{"name": 1}`), 0o600))
+	_, stderr, code = runArgs("math", "casino-holdem", "--profile", path)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, path)
 }

@@ -102,6 +102,9 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if small == 0 {
 		small = min(max(o.decks/4, 4000), 250000)
 	}
+	if sch.Name() != scheme.FairholdV1Name {
+		small = 0 // only fairhold/v1 has a small-deck shuffle
+	}
 	bar := newProgress(cmd.ErrOrStderr(), "stats", int64(o.decks+4*small))
 	cfg.Progress = bar.Add
 	rep, err := stats.Run(stats.SchemeSource{Scheme: sch, Seed: o.seed}, cfg)

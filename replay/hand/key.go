@@ -9,9 +9,9 @@ import (
 // Key is an incremental evaluation state: start from the zero Key, Add
 // cards one at a time, and ask for the Value once it holds 5 to 7 cards.
 // Keys for shared prefixes (a board, say) can be computed once and reused:
-// Add is two additions and Value two or three table look-ups.
+// Add is one addition and one OR, Value two or three table look-ups.
 // Adding a card twice, an invalid card, or more than seven cards gives a
-// meaningless value.
+// meaningless value. Keys are comparable: equal keys hold the same cards.
 //
 // A Key is two words (docs/evaluator.md has the details):
 //

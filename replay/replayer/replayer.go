@@ -204,11 +204,9 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker) *unitResult
 
 // damageFinding turns a reader's damage report into a finding.
 func damageFinding(d *roundlog.DamageError) finding.Finding {
-	detail := d.Reason
+	detail := "whole file: " + d.Reason
 	if d.RowGroup >= 0 {
 		detail = fmt.Sprintf("row group %d: %s", d.RowGroup, d.Reason)
-	} else {
-		detail = "whole file: " + d.Reason
 	}
 	return finding.Finding{
 		Code: finding.InputDamaged, Severity: finding.SeverityOf(finding.InputDamaged),

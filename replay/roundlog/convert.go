@@ -9,28 +9,35 @@ import (
 	"github.com/fairhold/fairhold/replay/round"
 )
 
-// cardNames interns the canonical text of every card, so reading a card
-// column allocates nothing.
-var cardNames = func() (m map[string]string) {
-	m = make(map[string]string, 2*card.DeckSize)
+// cardText is the canonical text of every card, and cardIndex maps the two
+// bytes of a canonical card to its index + 1 (0: not canonical).
+var cardText, cardIndex = cardTables()
+
+func cardTables() (text [card.DeckSize]string, index *[256][256]uint8) {
+	index = new([256][256]uint8)
 	for c := card.Card(0); c < card.DeckSize; c++ {
 		s := c.String()
-		m[s] = s
+		text[c] = s
+		if len(s) == 2 {
+			index[s[0]][s[1]] = uint8(c) + 1
+		}
 	}
-	return m
-}()
+	return text, index
+}
 
 // canonicalCard returns the interned canonical text of s, accepting any
 // spelling card.Parse accepts.
 func canonicalCard(s string) (string, bool) {
-	if v, ok := cardNames[s]; ok {
-		return v, true
+	if len(s) == 2 {
+		if ix := cardIndex[s[0]][s[1]]; ix != 0 {
+			return cardText[ix-1], true
+		}
 	}
 	c, err := card.Parse(s)
 	if err != nil {
 		return "", false
 	}
-	return cardNames[c.String()], true
+	return cardText[c], true
 }
 
 // parseTime converts an RFC 3339 time to UTC microseconds; "" is 0.

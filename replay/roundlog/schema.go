@@ -32,7 +32,7 @@ const (
 
 // createdBy is the fixed CreatedBy of every file, so that the same rounds
 // give the same bytes whichever build wrote them.
-const createdByApp, createdByVersion = "fairhold roundlog", SchemaVersion
+const createdByApp, createdByVersion, createdByBuild = "fairhold-roundlog", SchemaVersion, "1"
 
 // roundRow is one row of the rounds table: one round.
 type roundRow struct {

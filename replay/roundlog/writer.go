@@ -135,8 +135,10 @@ func openTable[T any](prefix, name string) (*table[T], error) {
 		return nil, fmt.Errorf("failed to create %s: %w", path, err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
+	var zero T
 	w := parquet.NewGenericWriter[T](bw,
-		parquet.CreatedBy(createdByApp, createdByVersion, ""),
+		parquet.NewSchema(name, parquet.SchemaOf(zero)),
+		parquet.CreatedBy(createdByApp, createdByVersion, createdByBuild),
 		parquet.KeyValueMetadata(MetaSchemaVersion, SchemaVersion),
 		parquet.KeyValueMetadata(MetaTable, name),
 		parquet.Compression(&snappy.Codec{}),

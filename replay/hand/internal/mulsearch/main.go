@@ -8,7 +8,7 @@
 //
 //	go run ./replay/hand/internal/mulsearch
 //
-// The output is pasted into replay/hand/fast.go (rankMul); the test
+// The output is pasted into replay/hand/key.go (rankMul); the test
 // TestRankMultipliersDistinct re-checks the pasted numbers.
 package main
 
