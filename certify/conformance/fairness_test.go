@@ -333,6 +333,23 @@ func fairnessSpecs() []vectors.FairnessVector {
 	m("malformed-stake-two-client-seeds", "stake-compat takes one client seed", "client_seeds", func(v *vectors.FairnessVector) {
 		v.Scheme, v.Game, v.Hands, v.Commitment, v.ClientSeeds = scheme.StakeCompatName, "", 0, "", []string{"a", "b"}
 	})
+	m("malformed-beacon-round-zero", "drand round 0 (rounds start at 1)", "beacon_round", func(v *vectors.FairnessVector) {
+		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 0, Signature: quicknetSig1000}
+	})
+	m("malformed-beacon-round-overflow", "drand round 2^64-1, whose publication time overflows (it must not pass as published in the past)", "beacon_round", func(v *vectors.FairnessVector) {
+		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 1<<64 - 1, Signature: quicknetSig1000}
+		v.CommittedAt = "2023-08-23T15:00:00Z"
+	})
+	m("malformed-chain-steps-beyond-bound", "a chain distance above the 10,000,000-step bound", "chain_steps", func(v *vectors.FairnessVector) {
+		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, Steps: 1 << 40}
+	})
+	m("malformed-chain-max-steps-negative", "a negative search bound", "chain_max_steps", func(v *vectors.FairnessVector) {
+		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, MaxSteps: -1}
+	})
+	m("malformed-stake-beacon", "stake-compat mixes in no beacon", "beacon", func(v *vectors.FairnessVector) {
+		v.Scheme, v.Game, v.Hands, v.Commitment = scheme.StakeCompatName, "", 0, ""
+		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 1000, Signature: quicknetSig1000}
+	})
 	return vs
 }
 

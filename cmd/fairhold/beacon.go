@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -63,17 +62,18 @@ Exit codes: 0 valid, 3 invalid, 2 malformed input.`,
 					return err
 				}
 			}
+			if err := c.CheckRound(round); err != nil {
+				return usageErrorf("--round: %v", err)
+			}
 			o := beaconOutput{Chain: c.Name, Round: round, PublishedAt: c.RoundTime(round).Format(time.RFC3339)}
 			r, err := c.Verify(round, s, p)
 			switch {
 			case errors.Is(err, beacon.ErrInput):
-				msg := err.Error()
 				flag := "signature"
-				switch {
-				case strings.Contains(msg, "previous"):
+				if len(s) == c.SigSize {
+					// The round and the signature are fine, so it is the
+					// previous signature that is missing or malformed.
 					flag = "previous-signature"
-				case strings.Contains(msg, "round"):
-					flag = "round"
 				}
 				return usageErrorf("--%s: %v", flag, err)
 			case err != nil:

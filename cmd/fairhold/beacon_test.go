@@ -63,6 +63,10 @@ func TestBeaconVerifyMalformed(t *testing.T) {
 		{"short", []string{"--chain", "quicknet", "--round", "1000", "--signature", quicknetSig[:94]}, "--signature"},
 		{"no previous", []string{"--chain", "default", "--round", "1000", "--signature", defaultSig}, "--previous-signature"},
 		{"round 0", []string{"--chain", "quicknet", "--round", "0", "--signature", quicknetSig}, "--round"},
+		// 2^64-1 would overflow the publication time (and wrap into the past).
+		{"round 2^64-1", []string{"--chain", "quicknet", "--round", "18446744073709551615", "--signature", quicknetSig}, "--round"},
+		{"round after year 9999", []string{"--chain", "default", "--round", "8393562326", "--signature", defaultSig}, "--round"},
+		{"short previous", []string{"--chain", "default", "--round", "1000", "--signature", defaultSig, "--previous-signature", "abcd"}, "--previous-signature"},
 		{"unknown chain", []string{"--chain", "mainnet", "--round", "1", "--signature", quicknetSig}, "--chain"},
 		{"no signature", []string{"--chain", "quicknet", "--round", "1"}, "signature"},
 	}

@@ -146,6 +146,9 @@ func (r *roundFlags) parse(cmd *cobra.Command) (parsedRound, error) {
 		if !cmd.Flags().Changed("count") {
 			return p, usageErrorf("--game or --count: give a game layout or the number of cards to deal")
 		}
+		if r.count < 0 {
+			return p, usageErrorf("--count: %d cards, want at least 0", r.count)
+		}
 		c.Count = r.count
 	}
 	if r.beaconSig != "" || cmd.Flags().Changed("beacon-round") {
@@ -175,6 +178,7 @@ func malformedFlag(err error) error {
 		"scheme": "scheme", "server_seed": "server-seed", "client_seeds": "client-seed",
 		"commitment": "commitment", "chain_anchor": "chain-anchor", "beacon": "beacon-signature",
 		"beacon_chain": "beacon-chain", "count": "count", "cards": "cards",
+		"chain_steps": "chain-steps", "chain_max_steps": "chain-max-steps", "beacon_round": "beacon-round",
 	}[me.Field]
 	if flag == "" {
 		flag = me.Field
@@ -289,6 +293,10 @@ an invalid beacon exits with status 3.`,
 			p, err := r.parse(cmd)
 			if err != nil {
 				return err
+			}
+			if p.claim.Count < 1 {
+				// Dealing nothing would leave nothing to print.
+				return usageErrorf("--count: 0 cards, want at least 1")
 			}
 			res, err := check.Run(p.claim)
 			if err != nil {

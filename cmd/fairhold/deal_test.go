@@ -158,6 +158,26 @@ func TestDealMalformed(t *testing.T) {
 	_, stderr, code := fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--count")
+	// --count 0 and a negative count used to exit 3 with no message at all.
+	for _, n := range []string{"0", "-1"} {
+		out, stderr, code := fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--count", n)
+		assert.Equal(t, 2, code, "--count %s: %s", n, stderr)
+		assert.Empty(t, out)
+		assert.Contains(t, stderr, "--count", n)
+	}
+	// A beacon with a scheme that mixes in none is a malformed beacon, not
+	// a malformed client seed.
+	out, stderr, code := fairRun("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "c", "--nonce", "1",
+		"--count", "3", "--beacon-round", "1000", "--beacon-signature", quicknetSig)
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "--beacon-signature")
+	// A round whose publication time would overflow is malformed.
+	out, stderr, code = fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
+		"--beacon-round", "18446744073709551615", "--beacon-signature", quicknetSig)
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "--beacon-round")
 }
 
 func FuzzParseHexFlag(f *testing.F) {

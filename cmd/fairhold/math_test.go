@@ -187,3 +187,30 @@ func TestMathProfileFile(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, path)
 }
+
+func TestMathLiveCap(t *testing.T) {
+	out, stderr, code := runArgs("math", "live-casino-holdem", "--json", "--max-flop-classes", "1")
+	require.Equal(t, 0, code, stderr)
+	var r struct {
+		Boxes   int             `json:"boxes"`
+		AABonus json.RawMessage `json:"aa_bonus"`
+		RTP     float64         `json:"rtp_total_wager"`
+		Cap     struct {
+			CanBind    bool             `json:"can_bind"`
+			LargestWin int64            `json:"largest_win_at_ante_max"`
+			BindsAbove map[string]int64 `json:"binds_above_ante"`
+			RTPAtMax   float64          `json:"rtp_total_wager_at_ante_max"`
+		} `json:"max_payout"`
+		Claims []mathClaim `json:"claims"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, 6, r.Boxes)
+	assert.Nil(t, r.AABonus, "the live table has no AA Bonus")
+	assert.Empty(t, r.Claims)
+	// Ante max 50,000, cap 1,000,000 on winnings: a royal flush wins
+	// 102 antes, a straight flush 22, four of a kind 12.
+	assert.True(t, r.Cap.CanBind)
+	assert.EqualValues(t, 102*50_000, r.Cap.LargestWin)
+	assert.Equal(t, map[string]int64{"royal-flush": 1_000_000 / 102, "straight-flush": 1_000_000 / 22}, r.Cap.BindsAbove)
+	assert.Less(t, r.Cap.RTPAtMax, r.RTP, "the cap only takes away")
+}

@@ -54,6 +54,10 @@ links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
   fairhold seed new --chain 10000 --out table-7.chain --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("out") && out == "" {
+				// An empty --out must not fall back to printing the secret.
+				return usageErrorf("--out: empty file name")
+			}
 			if cmd.Flags().Changed("chain") && (n < 1 || n > chain.MaxLength) {
 				return usageErrorf("--chain: %d links, want 1..%d", n, chain.MaxLength)
 			}
@@ -124,7 +128,9 @@ func (o seedOutput) writeText(w io.Writer) error {
 }
 
 // writeSecretFile creates path with mode 0600 and writes b. It refuses to
-// overwrite an existing file. Errors name the file, never the content.
+// overwrite an existing file, and removes the file again if writing fails,
+// so that no partial secret is left behind. Errors name the file, never the
+// content.
 func writeSecretFile(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -133,11 +139,12 @@ func writeSecretFile(path string, b []byte) error {
 		}
 		return fmt.Errorf("failed to create %s: %w", path, err)
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
+		_ = os.Remove(path)
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	return nil

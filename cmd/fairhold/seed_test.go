@@ -73,6 +73,20 @@ func TestSeedNewOut(t *testing.T) {
 	assert.Equal(t, b, after)
 }
 
+func TestSeedNewOutMalformed(t *testing.T) {
+	// An explicitly empty --out must not fall back to printing the secret.
+	out, stderr, code := fairRun("seed", "new", "--out", "")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "--out")
+	// A file that cannot be created is a tool error naming the file.
+	missing := filepath.Join(t.TempDir(), "no-such-dir", "seed")
+	out, stderr, code = fairRun("seed", "new", "--out", missing)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, missing)
+}
+
 func TestSeedNewChain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "chain")
 	out, stderr, code := fairRun("seed", "new", "--chain", "4", "--out", path, "--json")

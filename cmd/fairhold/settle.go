@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/casino"
 	"github.com/fairhold/fairhold/replay/double"
+	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/spf13/cobra"
@@ -69,8 +70,13 @@ with the field or action that is wrong.`,
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&r); err != nil {
 				var te *json.UnmarshalTypeError
-				if errors.As(err, &te) {
+				switch {
+				case errors.As(err, &te) && te.Field == "":
+					return usageErrorf("round %s: got a JSON %s, want an object (one round)", name, te.Value)
+				case errors.As(err, &te):
 					return usageErrorf("round %s: %s: got a JSON %s, want %s", name, te.Field, te.Value, te.Type)
+				case errors.Is(err, io.EOF):
+					return usageErrorf("round %s: empty; want one JSON round", name)
 				}
 				return usageErrorf("round %s: %v", name, err)
 			}
@@ -110,9 +116,16 @@ with the field or action that is wrong.`,
 					return usageErrorf("round %s: %v", name, err)
 				}
 				out.Boxes = boxes
-				for i := range boxes {
-					out.Totals.Staked += boxes[i].Staked()
-					out.Totals.Returned += boxes[i].Returned()
+				var staked, returned []int64
+				for _, b := range boxes {
+					staked = append(staked, b.Ante, b.Call, b.Bonus)
+					returned = append(returned, b.AnteReturn, b.CallReturn, b.BonusReturn)
+				}
+				if out.Totals.Staked, err = money.Sum(staked...); err != nil {
+					return fmt.Errorf("round %s: total stake: %w", name, err)
+				}
+				if out.Totals.Returned, err = money.Sum(returned...); err != nil {
+					return fmt.Errorf("round %s: total return: %w", name, err)
 				}
 			}
 			if asJSON {

@@ -79,6 +79,10 @@ func TestSettleBadInput(t *testing.T) {
 	require.NoError(t, os.WriteFile(badJSON, []byte(`{"round_id": 7}`), 0o644))
 	unknown := filepath.Join(dir, "unknown.json")
 	require.NoError(t, os.WriteFile(unknown, []byte(`{"round_id": "x", "shoe": 1}`), 0o644))
+	empty := filepath.Join(dir, "empty.json")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	array := filepath.Join(dir, "array.json")
+	require.NoError(t, os.WriteFile(array, []byte(`[]`), 0o644))
 	for _, c := range []struct {
 		name string
 		args []string
@@ -91,6 +95,8 @@ func TestSettleBadInput(t *testing.T) {
 		{"bad profile", []string{"settle", "--profile", "no-such", good}, "no such built-in profile"},
 		{"wrong game", []string{"settle", "--profile", "live-casino-holdem", good}, "game: \"casino-holdem\""},
 		{"missing file", []string{"settle", filepath.Join(dir, "none.json")}, "none.json"},
+		{"empty file", []string{"settle", empty}, "empty; want one JSON round"},
+		{"not an object", []string{"settle", array}, "got a JSON array, want an object"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := rulesRun("", c.args...)

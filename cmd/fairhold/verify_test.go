@@ -127,6 +127,10 @@ func TestVerifyMalformed(t *testing.T) {
 		{"bad time", []string{"--commitment", workedCommitment, "--committed-at", "yesterday"}, "--committed-at"},
 		{"bad used nonce", []string{"--used-nonces", "1,-1"}, "--used-nonces"},
 		{"short anchor", []string{"--chain-anchor", "abcd"}, "--chain-anchor"},
+		// These used to be walked or silently replaced by the default.
+		{"chain steps beyond the bound", []string{"--chain-anchor", workedCommitment, "--chain-steps", "99999999999"}, "--chain-steps"},
+		{"negative max steps", []string{"--chain-anchor", workedCommitment, "--chain-max-steps", "-5"}, "--chain-max-steps"},
+		{"huge max steps", []string{"--chain-anchor", workedCommitment, "--chain-max-steps", "9223372036854775807"}, "--chain-max-steps"},
 		{"nothing to verify", nil, "nothing to verify"},
 	}
 	for _, tt := range tests {

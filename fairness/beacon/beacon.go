@@ -109,14 +109,36 @@ func (c Chain) Message(round uint64, prev []byte) []byte {
 // Randomness returns SHA-256(sig), the randomness of a round.
 func Randomness(sig []byte) [32]byte { return sha256.Sum256(sig) }
 
+// lastTime is the last second that RFC 3339 can write,
+// 9999-12-31T23:59:59Z, in Unix seconds.
+const lastTime = 253402300799
+
+// MaxRound returns the last round of the chain published by the end of the
+// year 9999, the largest round [Chain.Verify] accepts. Bounding the round
+// keeps genesis + (round-1)*period from overflowing, which would make a
+// far-future round look as if it had been published in the past.
+func (c Chain) MaxRound() uint64 { return uint64((lastTime-c.Genesis)/c.Period) + 1 }
+
+// CheckRound returns an error wrapping [ErrInput] unless 1 <= round <=
+// [Chain.MaxRound].
+func (c Chain) CheckRound(round uint64) error {
+	if round == 0 {
+		return fmt.Errorf("%w: round 0, rounds start at 1", ErrInput)
+	}
+	if round > c.MaxRound() {
+		return fmt.Errorf("%w: round %d is after the last supported %s round %d (year 9999)", ErrInput, round, c.Name, c.MaxRound())
+	}
+	return nil
+}
+
 // Verify checks the signature of round (with the previous round's
 // signature for a chained chain; ignored otherwise) and returns the
-// round's randomness. It returns an error wrapping [ErrInput] for a round 0,
-// a signature of the wrong length or a missing previous signature, and
-// [ErrInvalid] when the signature does not verify.
+// round's randomness. It returns an error wrapping [ErrInput] for a round
+// out of 1..[Chain.MaxRound], a signature of the wrong length or a missing
+// previous signature, and [ErrInvalid] when the signature does not verify.
 func (c Chain) Verify(round uint64, sig, prev []byte) ([32]byte, error) {
-	if round == 0 {
-		return [32]byte{}, fmt.Errorf("%w: round 0, rounds start at 1", ErrInput)
+	if err := c.CheckRound(round); err != nil {
+		return [32]byte{}, err
 	}
 	if len(sig) != c.SigSize {
 		return [32]byte{}, fmt.Errorf("%w: signature is %d bytes, want %d for %s", ErrInput, len(sig), c.SigSize, c.Name)
@@ -151,11 +173,10 @@ func (c Chain) Verify(round uint64, sig, prev []byte) ([32]byte, error) {
 }
 
 // RoundTime returns when round (>= 1) is published: genesis +
-// (round-1)*period.
+// (round-1)*period. Rounds outside 1..[Chain.MaxRound] are clamped to that
+// range; [Chain.CheckRound] rejects them.
 func (c Chain) RoundTime(round uint64) time.Time {
-	if round == 0 {
-		round = 1
-	}
+	round = min(max(round, 1), c.MaxRound())
 	return time.Unix(c.Genesis+int64(round-1)*c.Period, 0).UTC()
 }
 
@@ -173,5 +194,5 @@ func (c Chain) RoundAt(t time.Time) uint64 {
 // time the commitment was published: the beacon could not be known when
 // the server seed was committed.
 func (c Chain) PublishedAfter(round uint64, t time.Time) bool {
-	return round >= 1 && c.RoundTime(round).After(t)
+	return c.CheckRound(round) == nil && c.RoundTime(round).After(t)
 }

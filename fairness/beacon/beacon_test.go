@@ -109,3 +109,26 @@ func BenchmarkVerifyQuicknet(b *testing.B) {
 		}
 	}
 }
+
+func TestMaxRound(t *testing.T) {
+	for _, name := range Names() {
+		c, err := Lookup(name)
+		require.NoError(t, err)
+		last := c.MaxRound()
+		// The last round is published in the year 9999, the next after it.
+		assert.Equal(t, 9999, c.RoundTime(last).Year(), name)
+		assert.Greater(t, c.RoundTime(last).Unix()+c.Period, int64(lastTime), name)
+		assert.NoError(t, c.CheckRound(last), name)
+		for _, r := range []uint64{0, last + 1, 1<<63 + 1, 1<<64 - 1} {
+			assert.ErrorIs(t, c.CheckRound(r), ErrInput, "%s round %d", name, r)
+			_, err := c.Verify(r, make([]byte, c.SigSize), make([]byte, c.SigSize))
+			assert.ErrorIs(t, err, ErrInput, "%s round %d", name, r)
+			// A round whose time would overflow int64 must not look as if
+			// it had been published before a commitment in 2020.
+			if r > 0 {
+				assert.False(t, c.PublishedAfter(r, time.Unix(1577836800, 0)), "%s round %d", name, r)
+				assert.False(t, c.RoundTime(r).Before(c.RoundTime(last)), "%s round %d clamps", name, r)
+			}
+		}
+	}
+}

@@ -94,7 +94,9 @@ var ErrMalformed = errors.New("malformed claim")
 
 // MalformedError names the malformed field of a claim and what is wrong
 // with it. Field is one of: scheme, server_seed, client_seeds, commitment,
-// chain_anchor, beacon, beacon_chain, count.
+// chain_anchor, chain_steps, chain_max_steps, beacon, beacon_chain,
+// beacon_round, count,
+// cards.
 type MalformedError struct {
 	Field  string
 	Reason string
@@ -126,6 +128,9 @@ func Run(c Claim) (Result, error) {
 	if c.ChainAnchor != nil && len(c.ChainAnchor) != seed.Size {
 		return Result{}, malformed("chain_anchor", "%d bytes, want %d", len(c.ChainAnchor), seed.Size)
 	}
+	if c.Count < 0 {
+		return Result{}, malformed("count", "%d cards, want at least 0", c.Count)
+	}
 	if c.Count < len(c.Cards) {
 		c.Count = len(c.Cards)
 	}
@@ -140,6 +145,20 @@ func Run(c Claim) (Result, error) {
 		if cd >= scheme.DeckSize {
 			return Result{}, malformed("cards", "card %d is index %d, want 0..51", i+1, cd)
 		}
+	}
+	if c.ChainAnchor != nil {
+		// Both bounds are checked here, so that an absurd bound is reported
+		// as malformed input rather than walked (a denial of service) or
+		// reported as a failed check.
+		if c.ChainSteps > chain.MaxLength {
+			return Result{}, malformed("chain_steps", "%d steps, want 1..%d", c.ChainSteps, chain.MaxLength)
+		}
+		if c.MaxSteps < 0 || c.MaxSteps > chain.MaxLength {
+			return Result{}, malformed("chain_max_steps", "%d steps, want 1..%d (0: the default %d)", c.MaxSteps, chain.MaxLength, DefaultMaxSteps)
+		}
+	}
+	if c.Beacon != nil && !s.Properties().Beacon {
+		return Result{}, malformed("beacon", "scheme %s does not mix in a beacon", s.Name())
 	}
 	var r Result
 	add := func(name string, ok bool, format string, args ...any) {
@@ -164,11 +183,11 @@ func Run(c Claim) (Result, error) {
 				add(Chain, true, "SHA-256^%d(server seed) = anchor %s", c.ChainSteps, anchor.Hex())
 			}
 		} else {
-			max := c.MaxSteps
-			if max <= 0 {
-				max = DefaultMaxSteps
+			bound := c.MaxSteps
+			if bound == 0 {
+				bound = DefaultMaxSteps
 			}
-			if n, err := chain.Verify(sd, anchor, max); err != nil {
+			if n, err := chain.Verify(sd, anchor, bound); err != nil {
 				add(Chain, false, "%v", err)
 			} else {
 				add(Chain, true, "SHA-256^%d(server seed) = anchor %s", n, anchor.Hex())
@@ -181,6 +200,9 @@ func Run(c Claim) (Result, error) {
 		bc, err := beacon.Lookup(b.Chain)
 		if err != nil {
 			return Result{}, malformed("beacon_chain", "%v", err)
+		}
+		if err := bc.CheckRound(b.Round); err != nil {
+			return Result{}, malformed("beacon_round", "%v", err)
 		}
 		rnd, err := bc.Verify(b.Round, b.Signature, b.PreviousSignature)
 		switch {

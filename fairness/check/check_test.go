@@ -88,6 +88,16 @@ func TestRunMalformed(t *testing.T) {
 		{"cards", func(c *Claim) { c.Cards = []uint8{52} }},
 		{"client_seeds", func(c *Claim) { c.ClientSeeds = nil }},
 		{"beacon_chain", func(c *Claim) { c.Beacon = &Beacon{Chain: "x", Round: 1, Signature: make([]byte, 48)} }},
+		{"count", func(c *Claim) { c.Count = -1 }},
+		{"chain_steps", func(c *Claim) { c.ChainAnchor, c.ChainSteps = make([]byte, 32), 1<<40 }},
+		{"chain_max_steps", func(c *Claim) { c.ChainAnchor, c.MaxSteps = make([]byte, 32), -1 }},
+		{"chain_max_steps", func(c *Claim) { c.ChainAnchor, c.MaxSteps = make([]byte, 32), 1<<40 }},
+		{"beacon_round", func(c *Claim) { c.Beacon = &Beacon{Chain: "quicknet", Round: 0, Signature: make([]byte, 48)} }},
+		{"beacon_round", func(c *Claim) { c.Beacon = &Beacon{Chain: "quicknet", Round: 1<<64 - 1, Signature: make([]byte, 48)} }},
+		{"beacon", func(c *Claim) {
+			c.Scheme = scheme.StakeCompatName
+			c.Beacon = &Beacon{Chain: "quicknet", Round: 1000, Signature: make([]byte, 48)}
+		}},
 	}
 	for _, tt := range tests {
 		c := ok

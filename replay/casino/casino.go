@@ -116,10 +116,14 @@ type BoxResult struct {
 	DealerHandValue hand.Value `json:"-"`
 }
 
-// Staked returns the total stake of the box.
+// Staked returns the total stake of the box. It cannot overflow for a box
+// settled by [Settle]: stakes are within the profile's limits, and
+// [profile.Profile.Validate] checks that a whole round at the limits fits
+// in an int64. Sum boxes settled with other stakes with [money.Sum].
 func (r *BoxResult) Staked() int64 { return r.Ante + r.Call + r.Bonus }
 
-// Returned returns the total return of the box.
+// Returned returns the total return of the box; see [BoxResult.Staked] for
+// why it cannot overflow.
 func (r *BoxResult) Returned() int64 { return r.AnteReturn + r.CallReturn + r.BonusReturn }
 
 // Table is a profile compiled for settlement. It is immutable and safe for
@@ -260,13 +264,16 @@ func payX(stake, x int64) (int64, error) {
 // capPayout applies the max payout per box to ANTE + CALL. Under the
 // "winnings" scope the ANTE winnings are kept first, then the CALL
 // winnings; under "total" the ANTE return first, then the CALL return.
+// The sums are checked: SettleBox takes stakes beyond the profile's limits
+// (the math engine's), and a wrapped sum would pass under the cap. A sum
+// that does not fit in an int64 is above any cap, so it is capped.
 func (t *Table) capPayout(r *BoxResult) {
 	limit := t.c.Limits.MaxPayoutPerBox
 	if limit <= 0 {
 		return
 	}
 	if t.c.MaxPayoutScope == profile.PayoutCapTotal {
-		if r.AnteReturn+r.CallReturn <= limit {
+		if total, err := money.Add(r.AnteReturn, r.CallReturn); err == nil && total <= limit {
 			return
 		}
 		r.Capped = true
@@ -274,9 +281,10 @@ func (t *Table) capPayout(r *BoxResult) {
 		r.CallReturn = min(r.CallReturn, limit-r.AnteReturn)
 		return
 	}
+	// Returns are at least 0 and stakes positive, so these cannot overflow.
 	anteWin := max(r.AnteReturn-r.Ante, 0)
 	callWin := max(r.CallReturn-r.Call, 0)
-	if anteWin+callWin <= limit {
+	if win, err := money.Add(anteWin, callWin); err == nil && win <= limit {
 		return
 	}
 	r.Capped = true

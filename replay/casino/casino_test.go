@@ -1,6 +1,7 @@
 package casino
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -365,4 +366,64 @@ func TestOverflowIsAnError(t *testing.T) {
 	// CALL = 2 x ANTE does not fit.
 	_, err = tb.SettleBox(Bets{Ante: math.MaxInt64/2 + 1}, Call, [2]card.Card{h[0], h[1]}, [2]card.Card{card.New(card.Three, card.Clubs), card.New(card.Five, card.Diamonds)}, board)
 	assert.ErrorIs(t, err, money.ErrOverflow)
+}
+
+// ANTE and CALL winnings that fit in an int64 one by one but not together
+// used to wrap to a negative sum and pass under the max payout; a sum
+// beyond int64 is above any cap, so the box is capped.
+func TestCapPayoutSumOverflow(t *testing.T) {
+	player := cards(t, "As Ks")
+	dealer := cards(t, "4c 4d")
+	b := cards(t, "Qs Js Ts 2c 3d")
+	board := [5]card.Card{b[0], b[1], b[2], b[3], b[4]}
+	ante := int64(math.MaxInt64 / 101) // royal flush: 101 x ANTE fits, 102 x ANTE does not
+	for _, scope := range []string{profile.PayoutCapWinnings, profile.PayoutCapTotal} {
+		p := mustBuiltin(t, "live-casino-holdem")
+		p.Casino.MaxPayoutScope = scope
+		limit := p.Casino.Limits.MaxPayoutPerBox
+		require.Positive(t, limit)
+		tb, err := Compile(p)
+		require.NoError(t, err)
+		r, err := tb.SettleBox(Bets{Ante: ante}, Call, [2]card.Card{player[0], player[1]}, [2]card.Card{dealer[0], dealer[1]}, board)
+		require.NoError(t, err, scope)
+		require.Equal(t, ReasonPlayerWon, r.Reason, scope)
+		assert.True(t, r.Capped, scope)
+		if scope == profile.PayoutCapWinnings {
+			assert.Equal(t, ante+limit, r.AnteReturn, scope)
+			assert.Equal(t, r.Call, r.CallReturn, scope)
+		} else {
+			assert.Equal(t, limit, r.AnteReturn, scope)
+			assert.Equal(t, int64(0), r.CallReturn, scope)
+		}
+	}
+}
+
+// Settle never panics on a malformed round, and a round it settles returns
+// no more than the paytables allow. The corpus is random live-table rounds;
+// the fuzzer mutates their JSON.
+func FuzzSettle(f *testing.F) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 8 {
+		b, err := json.Marshal(randomLiveRound(rng, 1+rng.IntN(6), i%4 == 0))
+		require.NoError(f, err)
+		f.Add(b)
+	}
+	p := mustBuiltin(f, "live-casino-holdem")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var r round.Round
+		if json.Unmarshal(b, &r) != nil {
+			return
+		}
+		res, err := Settle(p, &r)
+		if err != nil {
+			return
+		}
+		for _, x := range res {
+			assert.GreaterOrEqual(t, x.Ante, p.Casino.Limits.AnteMin)
+			assert.LessOrEqual(t, x.Ante, p.Casino.Limits.AnteMax)
+			assert.GreaterOrEqual(t, x.AnteReturn, int64(0))
+			assert.GreaterOrEqual(t, x.CallReturn, int64(0))
+			assert.LessOrEqual(t, x.Returned()-x.Staked(), p.Casino.Limits.MaxPayoutPerBox, "the max payout caps the winnings")
+		}
+	})
 }

@@ -13,6 +13,9 @@
 // The button moves clockwise (up the seat numbers). Heads-up the button
 // posts the small blind and acts first pre-flop; otherwise the two seats to
 // its left post the blinds and the seat left of the big blind acts first.
+// A big blind all-in for less than the full blind still obliges the others
+// to call the full big blind (heads-up: just the blind posted, the rest
+// being uncalled).
 // After the flop the first active seat left of the button acts first. An
 // action's Amount is the chips it adds. A bet or raise must be at least a
 // full raise (the big blind, or the previous bet or raise increment) unless
@@ -279,7 +282,15 @@ func (g *game) play(acts []round.Action) error {
 			return err
 		}
 	}
+	// A big blind all-in for less than the full blind does not lower the
+	// bet: the others still owe the full big blind (the standard rule).
+	// Heads-up the small blind is the only one left to call, and what it
+	// puts in above the all-in blind would only come back as an uncalled
+	// bet, so it owes just the blind that was posted.
 	g.currentBet = max(g.ps[g.sb].street, g.ps[g.bb].street)
+	if len(g.ps) > 2 {
+		g.currentBet = max(g.currentBet, g.d.BigBlind)
+	}
 	g.lastRaise = g.d.BigBlind
 	g.bets = 1
 	g.toAct = g.firstToAct(g.next(g.bb))

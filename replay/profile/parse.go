@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/money"
 )
 
 //go:embed builtin/*.json
@@ -349,8 +350,8 @@ func (c *Casino) validate(path string) error {
 	if l.MaxPayoutPerBox < 0 {
 		return fe("limits.max_payout_per_box", "%d: want 0 (no cap) or a positive amount", l.MaxPayoutPerBox)
 	}
-	// The largest possible return must fit in an int64.
-	if _, err := maxReturn(c); err != nil {
+	// The largest possible ANTE + CALL return must fit in an int64.
+	if _, err := maxMainReturn(c); err != nil {
 		return fe("limits.ante_max", "%d: the largest return overflows: %v", l.AnteMax, err)
 	}
 	switch c.AutoAdjust {
@@ -386,35 +387,50 @@ func (c *Casino) validate(path string) error {
 		if b.Max < b.Min {
 			return fe("aa_bonus.max", "%d: want at least min (%d)", b.Max, b.Min)
 		}
-		if _, err := mulChecked(b.Max, b.Paytable[hand.RoyalFlush]+1); err != nil {
+		if _, err := money.Mul(b.Max, b.Paytable[hand.RoyalFlush]+1); err != nil {
 			return fe("aa_bonus.max", "%d: the largest return overflows", b.Max)
 		}
+	}
+	// The largest total return of a round, every box at its limits, must
+	// fit too: it bounds every sum of stakes and returns of one round.
+	if _, err := maxRoundReturn(c); err != nil {
+		return fe("limits.ante_max", "%d: the largest return of a round of %d boxes overflows: %v", l.AnteMax, c.Boxes, err)
 	}
 	return nil
 }
 
-func mulChecked(a, b int64) (int64, error) {
-	if a != 0 && (a*b)/a != b {
-		return 0, errors.New("overflow")
+// maxMainReturn is the largest ANTE + CALL return of one box: ANTE paid at
+// the top of the paytable and CALL paid 1:1.
+func maxMainReturn(c *Casino) (int64, error) {
+	ante, err := money.Mul(c.Limits.AnteMax, c.AntePaytable[hand.RoyalFlush]+1)
+	if err != nil {
+		return 0, err
 	}
-	return a * b, nil
+	call, err := money.Mul(c.Limits.AnteMax, 2*c.CallMultiple)
+	if err != nil {
+		return 0, err
+	}
+	return money.Add(ante, call)
 }
 
-// maxReturn is the largest ANTE + CALL return of one box.
-func maxReturn(c *Casino) (int64, error) {
-	top := c.AntePaytable[hand.RoyalFlush]
-	a, err := mulChecked(c.Limits.AnteMax, top+1)
+// maxRoundReturn is the largest total return of a round: every box's
+// largest ANTE + CALL and AA Bonus returns. Stakes are at most returns
+// (every paying line pays at least 1:1), so it bounds the stakes too.
+func maxRoundReturn(c *Casino) (int64, error) {
+	box, err := maxMainReturn(c)
 	if err != nil {
 		return 0, err
 	}
-	k, err := mulChecked(c.Limits.AnteMax, 2*c.CallMultiple)
-	if err != nil {
-		return 0, err
+	if b := c.Bonus; b != nil {
+		bonus, err := money.Mul(b.Max, b.Paytable[hand.RoyalFlush]+1)
+		if err != nil {
+			return 0, err
+		}
+		if box, err = money.Add(box, bonus); err != nil {
+			return 0, err
+		}
 	}
-	if a+k < a {
-		return 0, errors.New("overflow")
-	}
-	return a + k, nil
+	return money.Mul(box, int64(c.Boxes))
 }
 
 func (pt *Paytable) validate(path string) error {

@@ -107,6 +107,8 @@ func TestBadProfiles(t *testing.T) {
 		{"casino-holdem", "casino.limits.ante_min", -5, "casino.limits.ante_min", "positive"},
 		{"casino-holdem", "casino.limits.ante_max", 50, "casino.limits.ante_max", "at least ante_min"},
 		{"casino-holdem", "casino.limits.ante_max", int64(1) << 60, "casino.limits.ante_max", "overflows"},
+		// Each box fits, but six boxes at the limits do not.
+		{"live-casino-holdem", "casino.limits.ante_max", int64(2e16), "casino.limits.ante_max", "round of 6 boxes overflows"},
 		{"casino-holdem", "casino.limits.max_payout_per_box", -1, "casino.limits.max_payout_per_box", "no cap"},
 		{"casino-holdem", "casino.aa_bonus.max", -1, "casino.aa_bonus.max", "at least min"},
 		{"casino-holdem", "casino.aa_bonus.paytable.high-card", 1, "casino.aa_bonus.paytable.high-card", "below min_hand"},
@@ -140,6 +142,22 @@ func TestBadProfiles(t *testing.T) {
 			assert.Contains(t, fe.Reason, c.reason)
 		})
 	}
+}
+
+// The ANTE + CALL return and the AA Bonus return of a box fit in an int64
+// each, but not their sum: the profile is invalid, so that no sum of one
+// round's stakes or returns can overflow.
+func TestBadProfileRoundOverflow(t *testing.T) {
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(mutate(t, "casino-holdem", "casino.limits.ante_max", int64(8e16)), &m))
+	m["casino"].(map[string]any)["aa_bonus"].(map[string]any)["max"] = int64(1e17)
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = Parse(b)
+	var fe *FieldError
+	require.True(t, errors.As(err, &fe), "%T %v", err, err)
+	assert.Equal(t, "casino.limits.ante_max", fe.Field)
+	assert.Contains(t, fe.Reason, "round of 1 boxes overflows")
 }
 
 func TestParseRejectsMalformed(t *testing.T) {

@@ -224,5 +224,13 @@ double('double-error-raise-over-all-in-blind', 'Facing a big blind that is all-i
 double('double-sb-all-in-short-blind', 'The small blind has only 30 and is all-in posting: a main pot of 90 for three and a side pot for the other two.', D_SIDE,
        {1: 'Qh Qd 4c', 2: 'Ah Ad 2c', 3: 'Kh Kd 3c'}, 1, "2 sb 30!, 3 bb 100, 1 c 100, 3 k | 3 k, 1 k | 3 k, 1 k | 3 k, 1 k",
        '9s 7c 5h Jd 2s', stacks={2: 30}, want_winners=[[2], [3]])
+# A big blind all-in for less than the full blind: with three players the others still owe the
+# full big blind (the standard rule), and the part above the short blind makes a side pot.
+SHORT_BB = {1: 'Kh Kd 4c', 2: '3h 3d Tc', 3: 'Ah Ad 3c'}
+double('double-bb-short-all-in-three-way', 'Three players, the big blind all-in posting 60: the others must call the full big blind of 100; a main pot of 180 for three and a side pot of 80 for the other two.', D_SIDE,
+       SHORT_BB, 1, "2 sb 50, 3 bb 60!, 1 c 100, 2 c 50 | 2 k, 1 k | 2 k, 1 k | 2 k, 1 k",
+       '9s 7c 5h Jd 2s', stacks={3: 60}, want_winners=[[3], [1]])
+double('double-error-call-short-big-blind', 'Three players, the big blind all-in posting 60: a call of 60 is short; the others owe the full big blind of 100.', D_BET,
+       SHORT_BB, 1, "2 sb 50, 3 bb 60!, 1 c 60", '', stacks={3: 60}, error={'kind': 'action', 'index': 2, 'reason_contains': 'call of 60; want 100'})
 double('double-error-bonus-without-flop', 'No bonus card can be chosen in a hand that ended before the flop.', D_HANDS,
        HU, 1, "1 sb 50, 2 bb 100, 1 f", '', bonus={2: 'Qs'}, error={'kind': 'round', 'field': 'double.seats[1].bonus_card'})
