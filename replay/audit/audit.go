@@ -73,6 +73,11 @@ type Checker struct {
 	beaconAt  time.Time
 	beaconErr error
 
+	// The rules of the last profile and game seen.
+	ruleKey   struct{ profile, game string }
+	ruleEntry *entry
+	ruleErr   error
+
 	committedAt int64 // the round's commitment time, Unix microseconds (0: none)
 
 	dealt [64]uint8
@@ -97,6 +102,8 @@ type seedEntry struct {
 	commit     [32]byte
 	commitErr  error
 	commitOK   bool
+
+	times timeCache // its commitment and reveal times
 
 	scheme    string // the scheme the dealer was prepared for
 	dealer    Dealer
@@ -131,10 +138,12 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 	c.em = emitter{r: r, src: src, out: out}
 	e := &c.em
 	t.reset(r, src)
-	if r.ProfileHash != "" {
-		if h := c.cfg.Rules.Hash(r); h != "" && h != r.ProfileHash {
-			e.add(finding.ProfileMismatch, "profile_hash", h, r.ProfileHash, "the round names another version of its profile")
-		}
+	if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
+		c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
+		c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)
+	}
+	if r.ProfileHash != "" && c.ruleErr == nil && c.ruleEntry.hash != r.ProfileHash {
+		e.add(finding.ProfileMismatch, "profile_hash", c.ruleEntry.hash, r.ProfileHash, "the round names another version of its profile")
 	}
 	c.checkTimes(r, t, e)
 	dealtOK := c.checkSeed(r, t, e)

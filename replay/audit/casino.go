@@ -143,7 +143,7 @@ func (cr *CasinoRules) settle(b *round.Box, f *facts, v variant) (returns, bool,
 
 // checkCasino checks a Casino Hold'em round (RNG or live table).
 func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter) {
-	rules, err := c.cfg.Rules.Casino(r)
+	rules, err := c.ruleEntry.casinoRules(c.ruleErr)
 	if err != nil {
 		e.add(finding.ProfileMismatch, "profile", "a Casino Hold'em profile", quote(r.Profile), err.Error())
 		return

@@ -75,7 +75,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 	}
 	t.TimeOK = true
 	if f.CommittedAt != "" {
-		at, err := parseTime(f.CommittedAt)
+		at, err := c.seed(f.ServerSeed).times.parse(f.CommittedAt)
 		switch {
 		case err != nil:
 			e.add(finding.InputDamaged, "fairness.committed_at", "RFC 3339 UTC time", quote(f.CommittedAt), err.Error())
@@ -86,7 +86,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 		}
 	}
 	if f.RevealedAt != "" {
-		at, err := parseTime(f.RevealedAt)
+		at, err := c.seed(f.ServerSeed).times.parse(f.RevealedAt)
 		switch {
 		case err != nil:
 			e.add(finding.InputDamaged, "fairness.revealed_at", "RFC 3339 UTC time", quote(f.RevealedAt), err.Error())
@@ -94,6 +94,28 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 			e.add(finding.SeedRevealedEarly, "fairness.revealed_at", "at or after "+r.Time+" (round time)", f.RevealedAt, "")
 		}
 	}
+}
+
+// timeCache remembers the last times parsed for a seed: its commitment
+// and reveal times repeat on every round of its session.
+type timeCache struct {
+	text [2]string
+	at   [2]int64
+	next int
+}
+
+func (tc *timeCache) parse(s string) (int64, error) {
+	for i := range tc.text {
+		if tc.text[i] == s && s != "" {
+			return tc.at[i], nil
+		}
+	}
+	at, err := parseTime(s)
+	if err == nil {
+		tc.text[tc.next], tc.at[tc.next] = strings.Clone(s), at
+		tc.next = (tc.next + 1) % len(tc.text)
+	}
+	return at, err
 }
 
 // parseTime parses an RFC 3339 time into Unix microseconds.

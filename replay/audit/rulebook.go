@@ -74,6 +74,12 @@ func (b *Rulebook) lookup(r *round.Round) (*entry, error) {
 // Casino returns the Casino Hold'em rules of r.
 func (b *Rulebook) Casino(r *round.Round) (*CasinoRules, error) {
 	e, err := b.lookup(r)
+	return e.casinoRules(err)
+}
+
+// casinoRules returns the entry's Casino Hold'em rules, or why there are
+// none (err from lookup first).
+func (e *entry) casinoRules(err error) (*CasinoRules, error) {
 	if err != nil {
 		return nil, err
 	}
