@@ -15,12 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/vectors"
 )
@@ -39,28 +39,12 @@ func fieldErr(field, format string, args ...any) error {
 	return &check.MalformedError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// ParseNonce parses a nonce written in decimal, 0..2^64-1, in canonical
-// form (no sign, no leading zeros, no spaces).
-func ParseNonce(s string) (uint64, error) {
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || strconv.FormatUint(n, 10) != s {
-		return 0, fmt.Errorf("nonce %q: want a decimal integer 0..18446744073709551615", s)
-	}
-	return n, nil
-}
-
 // decodeHex decodes a hex field; want < 0 accepts any length. The error
 // does not repeat the value (it may be a secret).
 func decodeHex(field, s string, want int) ([]byte, error) {
-	if len(s)%2 != 0 {
-		return nil, fieldErr(field, "odd number of hex digits (%d)", len(s))
-	}
-	b, err := hex.DecodeString(s)
+	b, err := seed.DecodeHex(s, want)
 	if err != nil {
-		return nil, fieldErr(field, "not hex")
-	}
-	if want >= 0 && len(b) != want {
-		return nil, fieldErr(field, "%d bytes, want %d", len(b), want)
+		return nil, fieldErr(field, "%v", err)
 	}
 	return b, nil
 }
@@ -96,7 +80,7 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 	if c.ServerSeed, err = decodeHex("server_seed", v.ServerSeed, scheme.SeedSize); err != nil {
 		return check.Claim{}, err
 	}
-	if c.Nonce, err = ParseNonce(v.Nonce); err != nil {
+	if c.Nonce, err = scheme.ParseNonce(v.Nonce); err != nil {
 		return check.Claim{}, fieldErr(FieldNonce, "%v", err)
 	}
 	if v.Commitment != "" {
@@ -129,7 +113,7 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 	if v.UsedNonces != nil {
 		c.UsedNonces = make([]uint64, len(v.UsedNonces))
 		for i, u := range v.UsedNonces {
-			if c.UsedNonces[i], err = ParseNonce(u); err != nil {
+			if c.UsedNonces[i], err = scheme.ParseNonce(u); err != nil {
 				return check.Claim{}, fieldErr(FieldUsedNonces, "%v", err)
 			}
 		}

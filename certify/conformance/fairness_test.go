@@ -340,6 +340,9 @@ func fairnessSpecs() []vectors.FairnessVector {
 		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 1<<64 - 1, Signature: quicknetSig1000}
 		v.CommittedAt = "2023-08-23T15:00:00Z"
 	})
+	m("malformed-beacon-default-no-previous", "a default-chain round without the previous round's signature it is chained to", "beacon_previous_signature", func(v *vectors.FairnessVector) {
+		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Default, Round: 1000, Signature: defaultSig1000}
+	})
 	m("malformed-chain-steps-beyond-bound", "a chain distance above the 10,000,000-step bound", "chain_steps", func(v *vectors.FairnessVector) {
 		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, Steps: 1 << 40}
 	})
@@ -466,19 +469,6 @@ func TestRunFairnessDetectsTampering(t *testing.T) {
 			assert.ErrorIs(t, RunFairness(w), ErrMismatch, v.ID)
 		}
 	}
-}
-
-func FuzzParseNonce(f *testing.F) {
-	for _, s := range []string{"0", "1", "-1", "01", "18446744073709551615", "18446744073709551616", " 1", "+1"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseNonce(s)
-		if err != nil {
-			return
-		}
-		assert.Equal(t, s, strconv.FormatUint(n, 10))
-	})
 }
 
 func FuzzParseCards(f *testing.F) {

@@ -13,6 +13,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/fairhold/fairhold/replay/card"
 )
 
@@ -64,24 +65,18 @@ type parsedRound struct {
 // parseHexFlag decodes a hex flag value; want < 0 accepts any length. The
 // error names the flag and never repeats the value, which may be secret.
 func parseHexFlag(flag, s string, want int) ([]byte, error) {
-	if len(s)%2 != 0 {
-		return nil, usageErrorf("--%s: odd number of hex digits (%d)", flag, len(s))
-	}
-	b, err := hex.DecodeString(s)
+	b, err := seed.DecodeHex(s, want)
 	if err != nil {
-		return nil, usageErrorf("--%s: not hex", flag)
-	}
-	if want >= 0 && len(b) != want {
-		return nil, usageErrorf("--%s: got %d bytes, want %d", flag, len(b), want)
+		return nil, usageErrorf("--%s: %v", flag, err)
 	}
 	return b, nil
 }
 
 // parseNonce parses a decimal uint64 in canonical form.
 func parseNonce(flag, s string) (uint64, error) {
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || strconv.FormatUint(n, 10) != s {
-		return 0, usageErrorf("--%s: %q is not a decimal integer 0..18446744073709551615", flag, s)
+	n, err := scheme.ParseNonce(s)
+	if err != nil {
+		return 0, usageErrorf("--%s: %v", flag, err)
 	}
 	return n, nil
 }
@@ -179,6 +174,7 @@ func malformedFlag(err error) error {
 		"commitment": "commitment", "chain_anchor": "chain-anchor", "beacon": "beacon-signature",
 		"beacon_chain": "beacon-chain", "count": "count", "cards": "cards",
 		"chain_steps": "chain-steps", "chain_max_steps": "chain-max-steps", "beacon_round": "beacon-round",
+		"beacon_previous_signature": "beacon-previous-signature",
 	}[me.Field]
 	if flag == "" {
 		flag = me.Field

@@ -172,6 +172,12 @@ func TestDealMalformed(t *testing.T) {
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "--beacon-signature")
+	// The default chain without the previous signature names that flag.
+	out, stderr, code = fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
+		"--beacon-chain", "default", "--beacon-round", "1000", "--beacon-signature", defaultSig)
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "--beacon-previous-signature")
 	// A round whose publication time would overflow is malformed.
 	out, stderr, code = fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
 		"--beacon-round", "18446744073709551615", "--beacon-signature", quicknetSig)

@@ -95,7 +95,7 @@ var ErrMalformed = errors.New("malformed claim")
 // MalformedError names the malformed field of a claim and what is wrong
 // with it. Field is one of: scheme, server_seed, client_seeds, commitment,
 // chain_anchor, chain_steps, chain_max_steps, beacon, beacon_chain,
-// beacon_round, count,
+// beacon_round, beacon_previous_signature, count,
 // cards.
 type MalformedError struct {
 	Field  string
@@ -203,6 +203,10 @@ func Run(c Claim) (Result, error) {
 		}
 		if err := bc.CheckRound(b.Round); err != nil {
 			return Result{}, malformed("beacon_round", "%v", err)
+		}
+		if bc.Chained && len(b.PreviousSignature) != bc.SigSize {
+			return Result{}, malformed("beacon_previous_signature", "%d bytes, want the %s chain's previous signature of %d bytes",
+				len(b.PreviousSignature), bc.Name, bc.SigSize)
 		}
 		rnd, err := bc.Verify(b.Round, b.Signature, b.PreviousSignature)
 		switch {

@@ -94,6 +94,7 @@ func TestRunMalformed(t *testing.T) {
 		{"chain_max_steps", func(c *Claim) { c.ChainAnchor, c.MaxSteps = make([]byte, 32), 1<<40 }},
 		{"beacon_round", func(c *Claim) { c.Beacon = &Beacon{Chain: "quicknet", Round: 0, Signature: make([]byte, 48)} }},
 		{"beacon_round", func(c *Claim) { c.Beacon = &Beacon{Chain: "quicknet", Round: 1<<64 - 1, Signature: make([]byte, 48)} }},
+		{"beacon_previous_signature", func(c *Claim) { c.Beacon = &Beacon{Chain: "default", Round: 1000, Signature: make([]byte, 96)} }},
 		{"beacon", func(c *Claim) {
 			c.Scheme = scheme.StakeCompatName
 			c.Beacon = &Beacon{Chain: "quicknet", Round: 1000, Signature: make([]byte, 48)}

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // DeckSize is the number of cards in the deck.
@@ -112,6 +113,18 @@ func Names() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// ParseNonce parses a nonce written in text (flags, vectors, logs): decimal
+// 0..18446744073709551615 with one text form per value, so no sign, no
+// leading zeros and no spaces ("-1", "01" and "18446744073709551616" are
+// errors wrapping [ErrInput]).
+func ParseNonce(s string) (uint64, error) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || strconv.FormatUint(n, 10) != s {
+		return 0, inputErrorf("nonce %q: want a decimal integer 0..18446744073709551615", s)
+	}
+	return n, nil
 }
 
 func inputErrorf(format string, args ...any) error {

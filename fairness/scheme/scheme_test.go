@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -166,4 +167,17 @@ func TestDealErrors(t *testing.T) {
 			assert.ErrorIs(t, err, ErrInput)
 		})
 	}
+}
+
+func FuzzParseNonce(f *testing.F) {
+	for _, s := range []string{"0", "1", "-1", "01", "18446744073709551615", "18446744073709551616", " 1", "+1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseNonce(s)
+		if err != nil {
+			return
+		}
+		assert.Equal(t, s, strconv.FormatUint(n, 10))
+	})
 }

@@ -142,6 +142,10 @@ func NewLedger() *Ledger {
 	}
 }
 
+// Reserve sizes the Ledger for n rounds, so that its set of round ids
+// does not grow (a growth holds the old and the new table at once).
+func (l *Ledger) Reserve(n int64) { l.ids.reserve(n) }
+
 // Observe checks t against the rounds observed before it, appends its
 // findings to out and returns the extended slice.
 func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
@@ -303,9 +307,22 @@ func (s *fpSet) add(x uint64) bool {
 	}
 }
 
-func (s *fpSet) grow() {
+// reserve makes room for n fingerprints without growing.
+func (s *fpSet) reserve(n int64) {
+	size := 1024
+	for int64(3*size) < 4*n {
+		size *= 2
+	}
+	if size > len(s.slots) {
+		s.resize(size)
+	}
+}
+
+func (s *fpSet) grow() { s.resize(max(1024, 2*len(s.slots))) }
+
+func (s *fpSet) resize(size int) {
 	old := s.slots
-	s.slots = make([]uint64, max(1024, 2*len(old)))
+	s.slots = make([]uint64, size)
 	s.n = 0
 	for _, x := range old {
 		if x != 0 {

@@ -155,3 +155,20 @@ func TestAddNonce(t *testing.T) {
 	}
 	assert.Equal(t, []nonceRange{{0, 9}, {1<<64 - 1, 1<<64 - 1}}, rs)
 }
+
+func TestFPSet(t *testing.T) {
+	var s fpSet
+	s.reserve(5000)
+	n := len(s.slots)
+	for i := uint64(0); i < 5000; i++ {
+		require.True(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+	}
+	assert.Equal(t, n, len(s.slots), "reserve avoided growth")
+	for i := uint64(0); i < 5000; i++ {
+		require.False(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+	}
+	for i := uint64(5000); i < 20000; i++ {
+		require.True(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+	}
+	assert.Equal(t, 20000, s.n)
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // ErrOverflow is returned, wrapped, when a result does not fit in an int64.
@@ -44,22 +45,23 @@ func Mul(a, b int64) (int64, error) {
 	return p, nil
 }
 
-// MulDiv returns floor(a * num / den) for a >= 0, num >= 0, den > 0,
-// computed without intermediate overflow (the quotient must fit).
+// MulDiv returns floor(a * num / den) for a >= 0, num >= 0, den > 0. The
+// product is formed exactly in 128 bits, so only a quotient that does not
+// fit in an int64 is an overflow.
 func MulDiv(a, num, den int64) (int64, error) {
 	if a < 0 || num < 0 || den <= 0 {
 		return 0, fmt.Errorf("money: MulDiv(%d, %d, %d): want a >= 0, num >= 0, den > 0", a, num, den)
 	}
-	q, r := a/den, a%den
-	hi, err := Mul(q, num)
-	if err != nil {
-		return 0, err
+	hi, lo := bits.Mul64(uint64(a), uint64(num))
+	if hi >= uint64(den) {
+		// The quotient is at least 2^64 (and Div64 would panic).
+		return 0, fmt.Errorf("%w: %d * %d / %d", ErrOverflow, a, num, den)
 	}
-	lo, err := Mul(r, num)
-	if err != nil {
-		return 0, err
+	q, _ := bits.Div64(hi, lo, uint64(den))
+	if q > math.MaxInt64 {
+		return 0, fmt.Errorf("%w: %d * %d / %d", ErrOverflow, a, num, den)
 	}
-	return Add(hi, lo/den)
+	return int64(q), nil
 }
 
 // Sum returns the sum of xs.

@@ -40,6 +40,9 @@ func TestMulDiv(t *testing.T) {
 	for _, c := range []struct{ a, num, den int64 }{
 		{1000, 500, 10000}, {999, 500, 10000}, {math.MaxInt64, 1, 3}, {math.MaxInt64, 500, 10000},
 		{12345, 7, 7}, {0, 5, 1},
+		// The remainder times num does not fit, but the result does: this
+		// used to be reported as an overflow.
+		{9999, 1_000_000_000_000_000_000, 10000}, {math.MaxInt64 - 1, math.MaxInt64, math.MaxInt64},
 	} {
 		want := new(big.Int).Mul(big.NewInt(c.a), big.NewInt(c.num))
 		want.Quo(want, big.NewInt(c.den))
@@ -48,6 +51,8 @@ func TestMulDiv(t *testing.T) {
 		assert.Equal(t, want.Int64(), got, "%+v", c)
 	}
 	_, err := MulDiv(math.MaxInt64, 3, 2)
+	assert.ErrorIs(t, err, ErrOverflow)
+	_, err = MulDiv(math.MaxInt64, math.MaxInt64, 1)
 	assert.ErrorIs(t, err, ErrOverflow)
 	_, err = MulDiv(-1, 3, 2)
 	assert.Error(t, err)

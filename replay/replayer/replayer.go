@@ -93,6 +93,11 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 	units := ds.Units()
 	sum := newSummary()
 	ledger := audit.NewLedger()
+	var total int64
+	for _, u := range units {
+		total += max(u.Rounds, 0)
+	}
+	ledger.Reserve(total)
 	emit := func(fs []finding.Finding) error {
 		for i := range fs {
 			sum.count(&fs[i])

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -189,13 +190,24 @@ func (p *partWriter) flush() error {
 	if len(p.rounds) == 0 {
 		return nil
 	}
-	err := errors.Join(
-		putRows(&p.tRounds, p.prefix, TableRounds, p.rounds),
-		putRows(&p.tBoxes, p.prefix, TableBoxes, p.boxes),
-		putRows(&p.tSeats, p.prefix, TableSeats, p.seats),
-		putRows(&p.tActions, p.prefix, TableActions, p.actions),
-		putRows(&p.tPots, p.prefix, TablePots, p.pots),
-	)
+	// The tables are independent files: encode them concurrently.
+	var errs [5]error
+	var wg sync.WaitGroup
+	for i, put := range [5]func() error{
+		func() error { return putRows(&p.tRounds, p.prefix, TableRounds, p.rounds) },
+		func() error { return putRows(&p.tBoxes, p.prefix, TableBoxes, p.boxes) },
+		func() error { return putRows(&p.tSeats, p.prefix, TableSeats, p.seats) },
+		func() error { return putRows(&p.tActions, p.prefix, TableActions, p.actions) },
+		func() error { return putRows(&p.tPots, p.prefix, TablePots, p.pots) },
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = put()
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs[:]...)
 	clear(p.rounds)
 	clear(p.boxes)
 	clear(p.seats)
