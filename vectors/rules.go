@@ -12,7 +12,7 @@ import (
 )
 
 // Rules vectors: settlement scenarios for the three games, one JSON file
-// each under rules/ (format: rules/FORMAT.md). They import nothing from the
+// each under rules/ (format: README.md, "Rules vectors"). They import nothing from the
 // rest of the module, so a verifier in another language can use the same
 // files.
 

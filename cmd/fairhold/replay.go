@@ -20,7 +20,7 @@ import (
 
 // replayMemoryLimit is the soft memory limit of a replay (GOMEMLIMIT
 // overrides it).
-const replayMemoryLimit = 300 << 20
+const replayMemoryLimit = 270 << 20
 
 type replayOptions struct {
 	profile  string

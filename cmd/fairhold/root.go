@@ -20,15 +20,15 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 verification failed or findings present.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.AddCommand(
-		newVersionCmd(),
-		newEvalCmd(),
-		newSelftestCmd(),
-		newStatsCmd(),
-		newMathCmd(),
-		newReplayCmd(),
+		newDemoCmd(),
+		// Players.
 		newSeedCmd(), newDealCmd(), newVerifyCmd(), newBeaconCmd(),
-		newProfileCmd(), newSettleCmd(),
-		newSimulateCmd(),
+		newEvalCmd(), newSettleCmd(),
+		// Regulators.
+		newSimulateCmd(), newReplayCmd(), newProfileCmd(),
+		// Test labs.
+		newSelftestCmd(), newStatsCmd(), newMathCmd(),
+		newVersionCmd(),
 	)
 	return root
 }

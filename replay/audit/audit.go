@@ -6,19 +6,24 @@
 // and the result does not depend on how many workers ran it:
 //
 //   - A [Checker] checks one [round.Round] on its own: the commitment (cached
-//     per server seed, compared in constant time), the first chain link,
-//     the beacon, a re-deal of the cards from the seeds compared with the
+//     per server seed, compared in constant time) and its time before the
+//     round, the reveal time after the round, the first chain link, the
+//     beacon and its publication after the commitment, a re-deal of the
+//     cards from the seeds compared with the
 //     logged cards, duplicate cards, the limits and call multiple, a
 //     re-settlement of every bet compared with every logged return, and the
 //     balance arithmetic (before - stakes + returns = after). It fills a
 //     [Trace], the little a round leaves for the cross-round checks.
 //     A Checker is not safe for concurrent use; use one per worker.
 //   - A [Ledger] takes the traces in input order and checks what spans
-//     rounds: duplicate round ids, each table's time order, the seed
-//     lifecycle (commitment before first use, reveal after last use, no
-//     (server seed, client input, nonce) reuse, no seed in two sessions),
-//     chain links against the previous link, and each player's balance
-//     continuity between consecutive rounds.
+//     rounds: duplicate round ids, each table's time order, no (server
+//     seed, client input, nonce) reused, no seed in two sessions, chain
+//     links against the previous link, and each player's balance continuity
+//     between consecutive rounds.
+//
+// Start with [NewRulebook] (the rules profiles), a [Config] with
+// [SchemeDealers] (the fairness schemes) and [DoubleEngine] (Double
+// Hold'em settlement), then [NewChecker] per worker and one [NewLedger].
 //
 // When a return differs from the re-settlement the Checker re-settles the
 // round counterfactually (as if the dealer qualified, as if the cap did not
@@ -67,6 +72,7 @@ type Checker struct {
 	seeds    map[string]*seedEntry
 	cur      *seedEntry
 	seedText string
+	ids      *idCache // the current round's seed's id cache
 
 	beaconKey string // chain, round and signatures of the last beacon verified
 	beaconRnd []byte
@@ -104,6 +110,11 @@ type seedEntry struct {
 	commitOK   bool
 
 	times timeCache // its commitment and reveal times
+	ids   idCache   // its session's table and player
+	// The client seeds last seen with it and their fingerprint.
+	client   string
+	clientFP uint64
+	clientOK bool
 
 	scheme    string // the scheme the dealer was prepared for
 	dealer    Dealer
@@ -137,7 +148,9 @@ func (c *Checker) seed(text string) *seedEntry {
 func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Finding) []finding.Finding {
 	c.em = emitter{r: r, src: src, out: out}
 	e := &c.em
-	t.reset(r, src)
+	// The seed's cache also keeps the fingerprints of its session's ids.
+	c.ids = &c.seed(r.Fairness.ServerSeed).ids
+	t.reset(r, src, c.ids)
 	if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
 		c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
 		c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)

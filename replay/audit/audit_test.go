@@ -3,9 +3,11 @@ package audit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
@@ -35,7 +37,7 @@ func testConfig(t testing.TB) *Config {
 	t.Helper()
 	rb, err := NewRulebook(nil)
 	require.NoError(t, err)
-	return &Config{Dealers: SchemeDealers{}, Rules: rb}
+	return &Config{Dealers: SchemeDealers{}, Rules: rb, Double: DoubleEngine{Rules: rb}}
 }
 
 func casinoTable(t testing.TB, name string) (*casino.Table, *profile.Profile) {
@@ -416,4 +418,48 @@ func BenchmarkDealOnly(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// fakeBeacons deals with the real scheme and answers every beacon with
+// no randomness (so the cards stay those dealt without one), published at
+// a fixed time, or fails.
+type fakeBeacons struct {
+	SchemeDealers
+	published time.Time
+	err       error
+}
+
+func (f fakeBeacons) Beacon(string, uint64, []byte, []byte) ([]byte, time.Time, error) {
+	return nil, f.published, f.err
+}
+
+func TestCheckBeacon(t *testing.T) {
+	rb, err := NewRulebook(nil)
+	require.NoError(t, err)
+	withBeacon := func() round.Round {
+		r := honestCasino(t, round.CasinoHoldem, 11, []box{{ante: 100, decision: "call"}}, nil)
+		r.Fairness.BeaconChain, r.Fairness.BeaconRound, r.Fairness.BeaconSignature = "quicknet", 1000, "abcd"
+		return r
+	}
+	committed := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		d    Dealers
+		want []finding.Code
+	}{
+		{"valid, after the commitment", fakeBeacons{published: committed.Add(time.Second)}, []finding.Code{}},
+		{"published before the commitment", fakeBeacons{published: committed.Add(-time.Second)}, []finding.Code{finding.BeaconTooEarly}},
+		{"invalid signature", fakeBeacons{err: errors.New("bad signature")}, []finding.Code{finding.BeaconInvalid}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := withBeacon()
+			fs := check(t, &Config{Dealers: tt.d, Rules: rb}, &r)
+			assert.Equal(t, tt.want, codes(fs), "%+v", fs)
+		})
+	}
+	// The real drand verification rejects a signature of the wrong length.
+	r := withBeacon()
+	fs := check(t, testConfig(t), &r)
+	assert.Equal(t, []finding.Code{finding.BeaconInvalid}, codes(fs))
 }

@@ -239,7 +239,12 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 	}
 	switch decision {
 	case "call":
-		if want := b.Ante * p.CallMultiple; b.Call != want {
+		want, err := money.Mul(b.Ante, p.CallMultiple)
+		switch {
+		case err != nil:
+			e.add(finding.InputDamaged, boxField(i, "ante"), "an ante whose call fits in int64", strconv.FormatInt(b.Ante, 10), "")
+			return
+		case b.Call != want:
 			e.add(finding.CallNotMultiple, boxField(i, "call"), fmt.Sprintf("%d (%d x ante)", want, p.CallMultiple), strconv.FormatInt(b.Call, 10), "")
 		}
 	case "fold":
@@ -251,7 +256,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		e.add(finding.InputDamaged, boxField(i, "decision"), `"call", "fold" or ""`, quote(b.Decision), "")
 		return
 	}
-	t.addPlayer(b.PlayerID, b.BalanceBefore, b.BalanceAfter, i, false)
+	t.addPlayer(c.ids.fingerprintPlayer(b.PlayerID), b.BalanceBefore, b.BalanceAfter, i, false)
 
 	// Balance arithmetic.
 	stakes, err1 := money.Sum(b.Ante, b.Call, b.Bonus)

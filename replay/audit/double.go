@@ -80,7 +80,7 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	var err error
 	for i := range d.Seats {
 		s := &d.Seats[i]
-		t.addPlayer(s.PlayerID, s.StackBefore, s.StackAfter, i, true)
+		t.addPlayer(fingerprint(s.PlayerID), s.StackBefore, s.StackAfter, i, true)
 		if before, err = money.Add(before, s.StackBefore); err == nil {
 			after, err = money.Add(after, s.StackAfter)
 		}

@@ -96,37 +96,6 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 	}
 }
 
-// timeCache remembers the last times parsed for a seed: its commitment
-// and reveal times repeat on every round of its session.
-type timeCache struct {
-	text [2]string
-	at   [2]int64
-	next int
-}
-
-func (tc *timeCache) parse(s string) (int64, error) {
-	for i := range tc.text {
-		if tc.text[i] == s && s != "" {
-			return tc.at[i], nil
-		}
-	}
-	at, err := parseTime(s)
-	if err == nil {
-		tc.text[tc.next], tc.at[tc.next] = strings.Clone(s), at
-		tc.next = (tc.next + 1) % len(tc.text)
-	}
-	return at, err
-}
-
-// parseTime parses an RFC 3339 time into Unix microseconds.
-func parseTime(s string) (int64, error) {
-	tm, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return 0, fmt.Errorf("not an RFC 3339 time")
-	}
-	return tm.UnixMicro(), nil
-}
-
 // checkSeed checks the revealed seed against the commitment (or the
 // chain's anchor for the first link), verifies the beacon, and re-deals the
 // round's cards into c.dealt. It reports whether c.dealt holds the cards.
@@ -151,7 +120,15 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 		t.link = &chainLink{index: f.ChainIndex, seed: se.bytes, step: se.step, anchor: se.commit}
 	}
 	t.Nonce = f.Nonce
-	t.ClientFP = clientFingerprint(f.ClientSeeds)
+	if len(f.ClientSeeds) == 1 {
+		// One client seed per seed session is the usual case.
+		if !se.clientOK || se.client != f.ClientSeeds[0] {
+			se.client, se.clientFP, se.clientOK = strings.Clone(f.ClientSeeds[0]), clientFingerprint(f.ClientSeeds), true
+		}
+		t.ClientFP = se.clientFP
+	} else {
+		t.ClientFP = clientFingerprint(f.ClientSeeds)
+	}
 	t.SeedOK = true
 	// A single seed's commitment is SHA-256(seed); the first link of a
 	// chain hashes to the chain's anchor, which is the commitment. Later

@@ -59,22 +59,50 @@ type playerBalance struct {
 // OwnRoundID copies the round id, so that the trace outlives the round.
 func (t *Trace) OwnRoundID() { t.RoundID = strings.Clone(t.RoundID) }
 
-func (t *Trace) reset(r *round.Round, src Source) {
+func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 	more := t.more[:0]
-	*t = Trace{Src: src, RoundID: r.RoundID, table: fingerprint(r.TableID), more: more}
-	var h maphash.Hash
-	h.SetSeed(fpSeed)
-	h.WriteString(r.TableID)
-	h.WriteByte(0)
+	player := ""
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		// A single-player game's seeds belong to the player.
-		h.WriteString(r.Boxes[0].PlayerID)
+		player = r.Boxes[0].PlayerID
 	}
-	t.session = h.Sum64()
+	ids.lookup(r.TableID, player)
+	*t = Trace{Src: src, RoundID: r.RoundID, table: ids.tableFP, session: ids.sessionFP, more: more}
 }
 
-func (t *Trace) addPlayer(id string, before, after int64, slot int, seat bool) {
-	p := playerBalance{fingerprint(id), before, after, int8(slot), seat}
+// idCache keeps the fingerprints of the last table and player seen with a
+// server seed: they repeat on every round of the seed's session.
+type idCache struct {
+	table, player                string
+	tableFP, sessionFP, playerFP uint64
+	ok                           bool
+}
+
+func (c *idCache) lookup(table, player string) {
+	if c.ok && c.table == table && c.player == player {
+		return
+	}
+	c.table, c.player, c.ok = strings.Clone(table), strings.Clone(player), true
+	c.tableFP, c.playerFP = fingerprint(table), fingerprint(player)
+	var h maphash.Hash
+	h.SetSeed(fpSeed)
+	h.WriteString(table)
+	h.WriteByte(0)
+	h.WriteString(player)
+	c.sessionFP = h.Sum64()
+}
+
+// fingerprintPlayer returns the fingerprint of id, from the cache when it
+// is the cached player.
+func (c *idCache) fingerprintPlayer(id string) uint64 {
+	if c.ok && c.player == id && id != "" {
+		return c.playerFP
+	}
+	return fingerprint(id)
+}
+
+func (t *Trace) addPlayer(fp uint64, before, after int64, slot int, seat bool) {
+	p := playerBalance{fp, before, after, int8(slot), seat}
 	if t.np == 0 {
 		t.player = p
 	} else {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/hex"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/fairhold/fairhold/fairness/chain"
@@ -161,14 +162,64 @@ func TestFPSet(t *testing.T) {
 	s.reserve(5000)
 	n := len(s.slots)
 	for i := uint64(0); i < 5000; i++ {
-		require.True(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+		require.True(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
 	assert.Equal(t, n, len(s.slots), "reserve avoided growth")
 	for i := uint64(0); i < 5000; i++ {
-		require.False(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+		require.False(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
 	for i := uint64(5000); i < 20000; i++ {
-		require.True(t, s.add(i*0x9e3779b97f4a7c15), "%d", i)
+		require.True(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
 	assert.Equal(t, 20000, s.n)
+}
+
+// TestCheckNeverPanics feeds rounds with random damage (garbage strings,
+// negative and huge amounts, wrong counts, unknown games) through a
+// Checker and a Ledger: every one must give findings, never a panic.
+func TestCheckNeverPanics(t *testing.T) {
+	cfg := testConfig(t)
+	c, l := NewChecker(cfg), NewLedger()
+	rng := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"", "Zz", "As", "10h", "zz", "ffff", "2026-13-45T99:99:99Z", "x\x00y", hex.EncodeToString(make([]byte, 40))}
+	ints := []int64{-1, 0, 1, 1 << 62, -1 << 63, 1<<63 - 1, 500}
+	for i := range 3000 {
+		r := honestCasino(t, []string{round.CasinoHoldem, round.LiveCasinoHoldem}[i%2], uint64(i%50), []box{{ante: 500, decision: "call"}, {ante: 500, decision: "fold"}}[:1+i%2], nil)
+		for range 1 + rng.IntN(3) {
+			switch rng.IntN(12) {
+			case 0:
+				r.Board = r.Board[:rng.IntN(len(r.Board)+1)]
+			case 1:
+				if len(r.Board) > 0 {
+					r.Board[rng.IntN(len(r.Board))] = strs[rng.IntN(len(strs))]
+				}
+			case 2:
+				r.Fairness.ServerSeed = strs[rng.IntN(len(strs))]
+			case 3:
+				r.Fairness.Commitment = strs[rng.IntN(len(strs))]
+			case 4:
+				r.Time = strs[rng.IntN(len(strs))]
+			case 5:
+				r.Boxes[0].Ante = ints[rng.IntN(len(ints))]
+			case 6:
+				r.Boxes[0].BalanceBefore = ints[rng.IntN(len(ints))]
+			case 7:
+				r.Boxes[0].Cards = r.Boxes[0].Cards[:rng.IntN(3)]
+			case 8:
+				r.Game = []string{round.DoubleHoldem, "poker", ""}[rng.IntN(3)]
+				r.Double = &round.DoubleHand{Button: 1, Seats: []round.Seat{{Seat: 1, Cards: []string{"As"}}, {Seat: 3}}}
+			case 9:
+				r.Fairness.ChainIndex = uint64(rng.IntN(5))
+			case 10:
+				r.Boxes[0].Decision = strs[rng.IntN(len(strs))]
+			case 11:
+				r.Fairness.BeaconRound, r.Fairness.BeaconSignature = 5, strs[rng.IntN(len(strs))]
+			}
+		}
+		var tr Trace
+		require.NotPanics(t, func() {
+			out := c.Check(&r, Source{File: "f", Row: int64(i)}, &tr, nil)
+			l.Observe(&tr, out)
+		}, "round %d: %+v", i, r)
+	}
 }

@@ -23,13 +23,22 @@ var (
 	benchRs   []round.Round
 )
 
+// TestMain removes the benchmark dataset after the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(filepath.Dir(benchDir))
+	}
+	os.Exit(code)
+}
+
 // benchData writes benchRounds clean single-box Casino Hold'em rounds as
 // Parquet (row groups of 10,000) once per test binary.
 func benchData(b *testing.B) (string, []round.Round) {
 	benchOnce.Do(func() {
 		benchRs = genRounds(b, benchRounds, 100)
 		// Kept for the whole test binary (b.TempDir would be removed after
-		// the benchmark's first run); the OS cleans the temp directory.
+		// the benchmark's first run); TestMain removes it.
 		d, err := os.MkdirTemp("", "fairhold-replay-bench-")
 		require.NoError(b, err)
 		benchDir = filepath.Join(d, "pq")

@@ -155,3 +155,37 @@ func TestCleanLogsHaveNoFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectionMixedFaults: every fault of a game injected into one log at
+// once (faults interact: a session fault and a round fault can share a
+// round) is reported exactly.
+func TestDetectionMixedFaults(t *testing.T) {
+	rounds := int64(20_000)
+	if testing.Short() {
+		rounds = 3_000
+	}
+	for _, game := range []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem} {
+		t.Run(game, func(t *testing.T) {
+			cfg := sim.Config{Game: game, Rounds: rounds, Seed: 9}
+			for _, f := range sim.Faults() {
+				if slices.Contains(f.Games, game) && f.Name != sim.FaultMaxPayoutIgnored {
+					cfg.Faults = append(cfg.Faults, sim.FaultRate{Name: f.Name, Rate: 0.005})
+				}
+			}
+			dir, inj := simulate(t, cfg)
+			require.NotEmpty(t, inj)
+			want := map[hit]bool{}
+			for _, in := range inj {
+				want[hit{in.RoundID, in.Code}] = true
+			}
+			_, fs := replayFindings(t, dir, nil)
+			got := map[hit]bool{}
+			for _, x := range fs {
+				got[hit{x.RoundID, x.Code}] = true
+			}
+			assert.Empty(t, diffHits(want, got), "injected but not reported")
+			extra := diffHits(got, want)
+			assert.Empty(t, extra, "reported but not injected: %v", firstFindings(fs, extra))
+		})
+	}
+}

@@ -241,3 +241,28 @@ func TestReplayDamagedInput(t *testing.T) {
 	assert.Equal(t, map[finding.Code]int64{finding.InputDamaged: 1}, s.Findings)
 	assert.Contains(t, string(out), filepath.Base(parts[1]))
 }
+
+// A JSON Lines log with a bad value: the round is reported as damaged,
+// naming the file, row and column, and every other round is verified.
+func TestReplayDamagedRow(t *testing.T) {
+	dir := t.TempDir()
+	rs := genRounds(t, 50, 2)
+	rs[20].Board[3] = "Zz"
+	path := filepath.Join(dir, "day.jsonl")
+	writeJSONL(t, path, rs)
+	s, out := runTo(t, []string{path}, 2, filepath.Join(dir, "f.jsonl"))
+	assert.Equal(t, int64(49), s.Rounds)
+	require.Equal(t, map[finding.Code]int64{finding.InputDamaged: 1, finding.BalanceGap: 1}, s.Findings, string(out))
+	var damaged finding.Finding
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var f finding.Finding
+		require.NoError(t, json.Unmarshal(line, &f))
+		if f.Code == finding.InputDamaged {
+			damaged = f
+		}
+	}
+	assert.Equal(t, path, damaged.File)
+	assert.Equal(t, rs[20].RoundID, damaged.RoundID)
+	assert.NotEmpty(t, damaged.Field)
+	assert.Contains(t, damaged.Detail, "row group 0")
+}

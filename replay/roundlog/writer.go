@@ -16,7 +16,7 @@ import (
 
 // Default sizes.
 const (
-	DefaultRowGroupRounds = 65536
+	DefaultRowGroupRounds = 16384
 	DefaultFileRounds     = 4 << 20
 )
 
@@ -24,7 +24,7 @@ const (
 type Options struct {
 	// RowGroupRounds is the number of rounds per row group; every table
 	// of a part is flushed at the same round boundaries, so a writer holds
-	// at most one row group of rounds (and their child rows) in memory.
+	// one row group of rounds (and their child rows) in memory.
 	RowGroupRounds int
 	// FileRounds is the number of rounds per part before a new part is
 	// started.
@@ -186,19 +186,42 @@ func (t *table[T]) close() error {
 	return nil
 }
 
+// rowBufs are the rows of one row group of every table.
+type rowBufs struct {
+	rounds  []roundRow
+	boxes   []boxRow
+	seats   []seatRow
+	actions []actionRow
+	pots    []potRow
+}
+
+// flush writes the buffered row group of every table and empties the
+// buffers.
 func (p *partWriter) flush() error {
 	if len(p.rounds) == 0 {
 		return nil
 	}
-	// The tables are independent files: encode them concurrently.
+	b := rowBufs{p.rounds, p.boxes, p.seats, p.actions, p.pots}
+	err := p.encode(&b)
+	clear(p.rounds)
+	clear(p.boxes)
+	clear(p.seats)
+	clear(p.actions)
+	clear(p.pots)
+	p.rounds, p.boxes, p.seats, p.actions, p.pots = p.rounds[:0], p.boxes[:0], p.seats[:0], p.actions[:0], p.pots[:0]
+	return err
+}
+
+// encode writes one row group of every table, the tables concurrently.
+func (p *partWriter) encode(b *rowBufs) error {
 	var errs [5]error
 	var wg sync.WaitGroup
 	for i, put := range [5]func() error{
-		func() error { return putRows(&p.tRounds, p.prefix, TableRounds, p.rounds) },
-		func() error { return putRows(&p.tBoxes, p.prefix, TableBoxes, p.boxes) },
-		func() error { return putRows(&p.tSeats, p.prefix, TableSeats, p.seats) },
-		func() error { return putRows(&p.tActions, p.prefix, TableActions, p.actions) },
-		func() error { return putRows(&p.tPots, p.prefix, TablePots, p.pots) },
+		func() error { return putRows(&p.tRounds, p.prefix, TableRounds, b.rounds) },
+		func() error { return putRows(&p.tBoxes, p.prefix, TableBoxes, b.boxes) },
+		func() error { return putRows(&p.tSeats, p.prefix, TableSeats, b.seats) },
+		func() error { return putRows(&p.tActions, p.prefix, TableActions, b.actions) },
+		func() error { return putRows(&p.tPots, p.prefix, TablePots, b.pots) },
 	} {
 		wg.Add(1)
 		go func() {
@@ -207,14 +230,7 @@ func (p *partWriter) flush() error {
 		}()
 	}
 	wg.Wait()
-	err := errors.Join(errs[:]...)
-	clear(p.rounds)
-	clear(p.boxes)
-	clear(p.seats)
-	clear(p.actions)
-	clear(p.pots)
-	p.rounds, p.boxes, p.seats, p.actions, p.pots = p.rounds[:0], p.boxes[:0], p.seats[:0], p.actions[:0], p.pots[:0]
-	return err
+	return errors.Join(errs[:]...)
 }
 
 func (p *partWriter) close() ([]string, error) {

@@ -184,7 +184,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	c := s.p.Casino
 	players, boxNos := s.casinoSeats()
 	type boxPlay struct {
-		sl                                *slot
+		sl                             *slot
 		anteReq, ante, bonusReq, bonus int64
 	}
 	plays := make([]boxPlay, len(players))
@@ -255,7 +255,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		serverSeed = link[:]
 	}
 
-	lay, err := layout.For(s.cfg.Game, len(plays))
+	lay, err := s.layoutFor(len(plays))
 	if err != nil {
 		return err
 	}

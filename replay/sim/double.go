@@ -249,7 +249,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	}
 	s.sessionFaultRound(r, ts.fault, s.i, ts.first, ts.last)
 
-	lay, err := layout.For(round.DoubleHoldem, n)
+	lay, err := s.layoutFor(n)
 	if err != nil {
 		return err
 	}

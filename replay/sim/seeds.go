@@ -127,12 +127,8 @@ func (s *Simulator) openSession(first, stride int64) (*playerSession, error) {
 		case FaultCommitmentLate:
 			ps.committedAt = fmtTime(s.at(first).Add(time.Second))
 		case FaultSeedRevealedEarly:
-			if last == first {
-				// One round: reveal before it would be dealt.
-				ps.revealedAt = fmtTime(s.at(last).Add(-time.Second))
-			} else {
-				ps.revealedAt = fmtTime(s.at(last).Add(-time.Second))
-			}
+			// Revealed before the session's last round is dealt.
+			ps.revealedAt = fmtTime(s.at(last).Add(-time.Second))
 		}
 	}
 	return ps, nil

@@ -43,6 +43,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/casino"
 	"github.com/fairhold/fairhold/replay/finding"
@@ -115,11 +116,12 @@ type Simulator struct {
 	nextID int // next player number
 	live   *chainSession
 	table2 *tableSession // double-holdem: the table's seed session
-	button int          // double-holdem: index of the button seat
+	button int           // double-holdem: index of the button seat
 
-	faults  []*activeFault
-	dealBuf []uint8
-	inj     []Injection
+	faults       []*activeFault
+	layouts      map[int]layout.Layout
+	dealBuf      []uint8
+	inj          []Injection
 	roundFaulted bool
 	seatsChanged bool
 }
@@ -275,6 +277,22 @@ func (s *Simulator) at(i int64) time.Time { return Start.Add(time.Duration(i) * 
 func (s *Simulator) timeOf(i int64) string { return fmtTime(s.at(i)) }
 
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// layoutFor returns the game's dealing layout for hands boxes or seats.
+func (s *Simulator) layoutFor(hands int) (layout.Layout, error) {
+	if l, ok := s.layouts[hands]; ok {
+		return l, nil
+	}
+	l, err := layout.For(s.cfg.Game, hands)
+	if err != nil {
+		return l, err
+	}
+	if s.layouts == nil {
+		s.layouts = map[int]layout.Layout{}
+	}
+	s.layouts[hands] = l
+	return l, nil
+}
 
 // inject records an applied fault on the round.
 func (s *Simulator) inject(r *round.Round, f *Fault) {
