@@ -299,7 +299,12 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	}
 	g.put(ps[sb], min(d.SmallBlind, ps[sb].stack), double.KindSmallBlind)
 	g.put(ps[bb], min(d.BigBlind, ps[bb].stack), double.KindBigBlind)
+	// A big blind all-in for less than the blind does not lower the bet
+	// when three or more play (the rule replay/double enforces).
 	g.currentBet = max(ps[sb].street, ps[bb].street)
+	if n > 2 {
+		g.currentBet = max(g.currentBet, d.BigBlind)
+	}
 	g.lastRaise, g.raises = d.BigBlind, 1
 	g.toAct = g.firstToAct(g.next(bb))
 	g.settleStreet()
