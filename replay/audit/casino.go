@@ -157,17 +157,9 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	var boxCards [6][2]card.Card
 	var dealer [2]card.Card
 	var board [5]card.Card
-	var seen card.Set
-	ok, dupFound := true, false
-	dup := func(field string, cs []card.Card) {
-		for _, x := range cs {
-			if seen.Has(x) {
-				dupFound = true
-				e.add(finding.CardDuplicate, field, "distinct cards", x.String()+" twice", "")
-			}
-			seen = seen.Add(x)
-		}
-	}
+	ok := true
+	dealt := dealtCards{e: e}
+	dup := dealt.add
 	for i := range r.Boxes {
 		field := boxField(i, "cards")
 		if !parseCards(e, field, r.Boxes[i].Cards, boxCards[i][:], 2, 2) {
@@ -190,7 +182,7 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	}
 	// A duplicate card is the specific explanation of why the cards are
 	// not the seeds' deal; it is not reported twice.
-	if dealtOK && ok && !dupFound {
+	if dealtOK && ok && !dealt.dup {
 		d := c.dealt[:]
 		for i := range r.Boxes {
 			compareCards(e, boxField(i, "cards"), d[2*i:2*i+2], boxCards[i][:])
@@ -201,7 +193,7 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 
 	// A round with a repeated card cannot be re-settled: only its stakes
 	// and balances are checked.
-	settle := ok && !dupFound
+	settle := ok && !dealt.dup
 	complete := settle && nd == 2 && nbd == 5
 	for i := range r.Boxes {
 		c.checkBox(r, i, &r.Boxes[i], rules, boxCards[i], dealer, board, nbd, complete, settle, t, e)
@@ -425,6 +417,24 @@ func eval5(hole [2]card.Card, board [5]card.Card) hand.Value {
 }
 
 // parseCards parses between lo and hi cards of ss into dst.
+// dealtCards tracks the cards of one round as they are parsed and raises
+// CARD_DUPLICATE for each card seen twice.
+type dealtCards struct {
+	e    *emitter
+	seen card.Set
+	dup  bool
+}
+
+func (d *dealtCards) add(field string, cs []card.Card) {
+	for _, x := range cs {
+		if d.seen.Has(x) {
+			d.dup = true
+			d.e.add(finding.CardDuplicate, field, "distinct cards", x.String()+" twice", "")
+		}
+		d.seen = d.seen.Add(x)
+	}
+}
+
 func parseCards(e *emitter, field string, ss []string, dst []card.Card, lo, hi int) bool {
 	if len(ss) < lo || len(ss) > hi {
 		e.add(finding.InputDamaged, field, fmt.Sprintf("%d..%d cards", lo, hi), strconv.Itoa(len(ss)), "")

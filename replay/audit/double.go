@@ -33,17 +33,9 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	}
 	var seats [10][3]card.Card
 	var board [5]card.Card
-	var seen card.Set
-	ok, dupFound := true, false
-	dup := func(field string, cs []card.Card) {
-		for _, x := range cs {
-			if seen.Has(x) {
-				dupFound = true
-				e.add(finding.CardDuplicate, field, "distinct cards", x.String()+" twice", "")
-			}
-			seen = seen.Add(x)
-		}
-	}
+	ok := true
+	dealt := dealtCards{e: e}
+	dup := dealt.add
 	for i := range d.Seats {
 		field := seatField(i, "cards")
 		if !parseCards(e, field, d.Seats[i].Cards, seats[i][:], 3, 3) {
@@ -58,7 +50,7 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	} else {
 		dup("board", board[:nbd])
 	}
-	if dealtOK && ok && !dupFound {
+	if dealtOK && ok && !dealt.dup {
 		// Hole cards are dealt to the seats starting left of the button,
 		// three to a seat, then the board.
 		first := 0
@@ -99,7 +91,7 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		e.add(finding.DHChipsNotConserved, "double.seats", fmt.Sprintf("stacks after + rake = %d (stacks before)", before),
 			fmt.Sprintf("%d + %d = %d", after, d.Rake, after+d.Rake), "")
 	}
-	if ok && !dupFound && c.cfg.Double != nil {
+	if ok && !dealt.dup && c.cfg.Double != nil {
 		c.cfg.Double.CheckDouble(r, conserved, e.add)
 	}
 }
