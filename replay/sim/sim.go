@@ -161,43 +161,31 @@ func New(cfg Config) (*Simulator, error) {
 			return nil, err
 		}
 	}
+	// Per game: time between rounds, round-id prefix, default and allowed
+	// number of players (seats for Double Hold'em).
+	var def, lo, hi int
+	what := "players"
 	switch cfg.Game {
 	case round.CasinoHoldem:
 		s.step, s.prefix = 2*time.Second, "ch-"
-		n := cfg.Players
-		if n == 0 {
-			n = DefaultCasinoPlayers
-		}
-		if n < 1 || n > 100000 {
-			return nil, fmt.Errorf("%w: players %d: want 1..100000", ErrConfig, n)
-		}
-		for range n {
-			s.slots = append(s.slots, s.newSlot())
-		}
+		def, lo, hi = DefaultCasinoPlayers, 1, 100000
 	case round.LiveCasinoHoldem:
 		s.step, s.prefix = 40*time.Second, "lch-"
-		n := cfg.Players
-		if n == 0 {
-			n = DefaultLivePlayers
-		}
-		if n < 1 || n > 1000 {
-			return nil, fmt.Errorf("%w: players %d: want 1..1000", ErrConfig, n)
-		}
-		for range n {
-			s.slots = append(s.slots, s.newSlot())
-		}
+		def, lo, hi = DefaultLivePlayers, 1, 1000
 	case round.DoubleHoldem:
 		s.step, s.prefix = 30*time.Second, "dh-"
-		n := cfg.Players
-		if n == 0 {
-			n = DefaultDoubleSeats
-		}
-		if n < p.Double.SeatsMin || n > p.Double.SeatsMax {
-			return nil, fmt.Errorf("%w: players %d: double-holdem seats %d..%d", ErrConfig, n, p.Double.SeatsMin, p.Double.SeatsMax)
-		}
-		for range n {
-			s.slots = append(s.slots, s.newSlot())
-		}
+		def, lo, hi = DefaultDoubleSeats, p.Double.SeatsMin, p.Double.SeatsMax
+		what = "double-holdem seats"
+	}
+	n := cfg.Players
+	if n == 0 {
+		n = def
+	}
+	if n < lo || n > hi {
+		return nil, fmt.Errorf("%w: players %d: want %s %d..%d", ErrConfig, n, what, lo, hi)
+	}
+	for range n {
+		s.slots = append(s.slots, s.newSlot())
 	}
 	for _, fr := range cfg.Faults {
 		f, ok := lookupFault(fr.Name)
