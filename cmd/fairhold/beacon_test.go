@@ -28,7 +28,7 @@ func TestBeaconVerify(t *testing.T) {
 			if tt.prev != "" {
 				args = append(args, "--previous-signature", tt.prev)
 			}
-			out, stderr, code := fairRun(append(args, "--signature", tt.sig)...)
+			out, stderr, code := runCLI(append(args, "--signature", tt.sig)...)
 			require.Equal(t, 0, code, stderr)
 			var o beaconOutput
 			require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -36,7 +36,7 @@ func TestBeaconVerify(t *testing.T) {
 			assert.Equal(t, tt.rand, o.Randomness)
 
 			for _, i := range []int{0, 33, len(tt.sig) - 1} {
-				out, _, code = fairRun(append(args, "--signature", flip(tt.sig, i))...)
+				out, _, code = runCLI(append(args, "--signature", flip(tt.sig, i))...)
 				assert.Equal(t, 3, code, "nibble %d", i)
 				var bad beaconOutput
 				require.NoError(t, json.Unmarshal([]byte(out), &bad))
@@ -46,7 +46,7 @@ func TestBeaconVerify(t *testing.T) {
 		})
 	}
 	// Round times: quicknet round 1000 = genesis 1692803367 + 999*3 s.
-	out, _, code := fairRun("beacon", "verify", "--chain", "quicknet", "--round", "1000", "--signature", quicknetSig, "--json")
+	out, _, code := runCLI("beacon", "verify", "--chain", "quicknet", "--round", "1000", "--signature", quicknetSig, "--json")
 	require.Equal(t, 0, code)
 	var o beaconOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -71,7 +71,7 @@ func TestBeaconVerifyMalformed(t *testing.T) {
 		{"no signature", []string{"--chain", "quicknet", "--round", "1"}, "signature"},
 	}
 	for _, tt := range tests {
-		_, stderr, code := fairRun(append([]string{"beacon", "verify"}, tt.args...)...)
+		_, stderr, code := runCLI(append([]string{"beacon", "verify"}, tt.args...)...)
 		assert.Equal(t, 2, code, tt.name)
 		assert.Contains(t, stderr, tt.want, tt.name)
 	}

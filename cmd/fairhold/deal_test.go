@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -12,21 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fairRun runs the fairhold command line and returns stdout, stderr and
-// the exit code.
-func fairRun(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 const (
 	stakeSeed  = "18e93f4a7b5b58d2569765766d1b6c3296bbd8430d6f20249044d72f14720159"
 	workedSeed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 )
 
 func TestDealStakeReference(t *testing.T) {
-	out, stderr, code := fairRun("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed,
+	out, stderr, code := runCLI("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed,
 		"--client-seed", "bb62964774", "--nonce", "1", "--count", "10", "--json")
 	require.Equal(t, 0, code, stderr)
 	var got dealOutput
@@ -61,7 +52,7 @@ func TestDealMatchesVectors(t *testing.T) {
 			}
 			args = append(args, "--seats", strings.Join(seats, ","), "--button", strconv.Itoa(v.Button))
 		}
-		out, stderr, code := fairRun(args...)
+		out, stderr, code := runCLI(args...)
 		require.Equal(t, 0, code, "%s: %s", v.ID, stderr)
 		var got dealOutput
 		require.NoError(t, json.Unmarshal([]byte(out), &got))
@@ -89,19 +80,19 @@ func TestDealMatchesVectors(t *testing.T) {
 func TestDealBeacon(t *testing.T) {
 	args := []string{"deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1",
 		"--beacon-chain", "quicknet", "--beacon-round", "1000", "--json"}
-	out, stderr, code := fairRun(append(args, "--beacon-signature", quicknetSig)...)
+	out, stderr, code := runCLI(append(args, "--beacon-signature", quicknetSig)...)
 	require.Equal(t, 0, code, stderr)
 	var got dealOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Equal(t, "fe290beca10872ef2fb164d2aa4442de4566183ec51c56ff3cd603d930e54fdd", got.BeaconRandomness)
 	// Without the beacon the cards differ.
-	plain, _, code := fairRun("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--json")
+	plain, _, code := runCLI("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--json")
 	require.Equal(t, 0, code)
 	var p dealOutput
 	require.NoError(t, json.Unmarshal([]byte(plain), &p))
 	assert.NotEqual(t, p.Cards, got.Cards)
 	// An invalid beacon: exit 3.
-	_, stderr, code = fairRun(append(args, "--beacon-signature", flip(quicknetSig, 20))...)
+	_, stderr, code = runCLI(append(args, "--beacon-signature", flip(quicknetSig, 20))...)
 	assert.Equal(t, 3, code)
 	assert.Contains(t, stderr, "beacon-signature")
 }
@@ -148,38 +139,38 @@ func TestDealMalformed(t *testing.T) {
 			if tt.flag == "--beacon-signature" {
 				args = append(args, "--beacon-round", "1000")
 			}
-			out, stderr, code := fairRun(args...)
+			out, stderr, code := runCLI(args...)
 			assert.Equal(t, 2, code, stderr)
 			assert.Empty(t, out)
 			assert.Contains(t, stderr, tt.want)
 			assert.NotContains(t, stderr, workedSeed[8:40], "a seed must never appear in an error")
 		})
 	}
-	_, stderr, code := fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1")
+	_, stderr, code := runCLI("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--count")
 	// --count 0 and a negative count used to exit 3 with no message at all.
 	for _, n := range []string{"0", "-1"} {
-		out, stderr, code := fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--count", n)
+		out, stderr, code := runCLI("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--count", n)
 		assert.Equal(t, 2, code, "--count %s: %s", n, stderr)
 		assert.Empty(t, out)
 		assert.Contains(t, stderr, "--count", n)
 	}
 	// A beacon with a scheme that mixes in none is a malformed beacon, not
 	// a malformed client seed.
-	out, stderr, code := fairRun("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "c", "--nonce", "1",
+	out, stderr, code := runCLI("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "c", "--nonce", "1",
 		"--count", "3", "--beacon-round", "1000", "--beacon-signature", quicknetSig)
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "--beacon-signature")
 	// The default chain without the previous signature names that flag.
-	out, stderr, code = fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
+	out, stderr, code = runCLI("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
 		"--beacon-chain", "default", "--beacon-round", "1000", "--beacon-signature", defaultSig)
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "--beacon-previous-signature")
 	// A round whose publication time would overflow is malformed.
-	out, stderr, code = fairRun("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
+	out, stderr, code = runCLI("deal", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--game", "casino-holdem",
 		"--beacon-round", "18446744073709551615", "--beacon-signature", quicknetSig)
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,14 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// runHandCLI runs fairhold with args and returns stdout, stderr and the
-// exit code.
-func runHandCLI(args ...string) (string, string, int) {
-	var stdout, stderr bytes.Buffer
-	code := run(args, strings.NewReader(""), &stdout, &stderr)
-	return stdout.String(), stderr.String(), code
-}
 
 func TestEvalBadInput(t *testing.T) {
 	for _, tc := range []struct {
@@ -37,7 +28,7 @@ func TestEvalBadInput(t *testing.T) {
 		{"empty string", []string{""}, "got 0 cards"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := runHandCLI(append([]string{"eval"}, tc.args...)...)
+			stdout, stderr, code := runCLI(append([]string{"eval"}, tc.args...)...)
 			assert.Equal(t, exitUsage, code)
 			assert.Empty(t, stdout)
 			assert.Contains(t, stderr, tc.want)
@@ -62,13 +53,13 @@ func TestEvalGoodInput(t *testing.T) {
 			want, err := hand.Eval(cs...)
 			require.NoError(t, err)
 
-			stdout, stderr, code := runHandCLI(append([]string{"eval"}, tc.args...)...)
+			stdout, stderr, code := runCLI(append([]string{"eval"}, tc.args...)...)
 			require.Equal(t, exitOK, code, stderr)
 			assert.Contains(t, stdout, "category:   "+tc.category+"\n")
 			assert.Contains(t, stdout, "best five:  "+tc.best+"\n")
 			assert.Contains(t, stdout, "Cactus Kev "+itoa(want.CactusKev()))
 
-			stdout, stderr, code = runHandCLI(append([]string{"eval", "--json"}, tc.args...)...)
+			stdout, stderr, code = runCLI(append([]string{"eval", "--json"}, tc.args...)...)
 			require.Equal(t, exitOK, code, stderr)
 			var res evalResult
 			require.NoError(t, json.Unmarshal([]byte(stdout), &res))

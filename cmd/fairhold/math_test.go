@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fairhold/fairhold/certify/exact"
@@ -18,16 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func runArgs(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 func TestMathPartialJSON(t *testing.T) {
 	dir := t.TempDir()
 	pq := filepath.Join(dir, "s.parquet")
-	out, stderr, code := runArgs("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--strategy-out", pq)
+	out, stderr, code := runCLI("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--strategy-out", pq)
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr, "no progress bar when stderr is not a terminal")
 	var r struct {
@@ -76,7 +68,7 @@ func TestMathPartialJSON(t *testing.T) {
 }
 
 func TestMathHuman(t *testing.T) {
-	out, stderr, code := runArgs("math", "casino-holdem", "--max-flop-classes", "1")
+	out, stderr, code := runCLI("math", "casino-holdem", "--max-flop-classes", "1")
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{"PARTIAL RUN: 1 flop classes", "RTP per total wager", "RTP per ante", "AA Bonus", "by starting hand", "SKIP main-optimal"} {
 		assert.Contains(t, out, want)
@@ -96,7 +88,7 @@ func TestMathUsage(t *testing.T) {
 		{[]string{"math", "double-holdem"}, "unknown game"},
 		{[]string{"math"}, "accepts 1 arg"},
 	} {
-		out, stderr, code := runArgs(tc.args...)
+		out, stderr, code := runCLI(tc.args...)
 		assert.Equal(t, 2, code, tc.args)
 		assert.Empty(t, out, tc.args)
 		assert.Contains(t, stderr, tc.want, tc.args)
@@ -174,7 +166,7 @@ func TestMathProfileFile(t *testing.T) {
 	prof.Casino.AntePaytable[hand.RoyalFlush] = 500
 	path := filepath.Join(t.TempDir(), "rich.json")
 	require.NoError(t, os.WriteFile(path, prof.Canonical(), 0o600))
-	out, stderr, code := runArgs("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--profile", path)
+	out, stderr, code := runCLI("math", "casino-holdem", "--json", "--max-flop-classes", "1", "--profile", path)
 	require.Equal(t, 0, code, stderr)
 	var r struct {
 		ProfileHash string `json:"profile_hash"`
@@ -183,13 +175,13 @@ func TestMathProfileFile(t *testing.T) {
 	assert.Equal(t, prof.Hash(), r.ProfileHash)
 
 	require.NoError(t, os.WriteFile(path, []byte(`{"name": 1}`), 0o600))
-	_, stderr, code = runArgs("math", "casino-holdem", "--profile", path)
+	_, stderr, code = runCLI("math", "casino-holdem", "--profile", path)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, path)
 }
 
 func TestMathLiveCap(t *testing.T) {
-	out, stderr, code := runArgs("math", "live-casino-holdem", "--json", "--max-flop-classes", "1")
+	out, stderr, code := runCLI("math", "live-casino-holdem", "--json", "--max-flop-classes", "1")
 	require.Equal(t, 0, code, stderr)
 	var r struct {
 		Boxes   int             `json:"boxes"`

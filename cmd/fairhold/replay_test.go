@@ -48,13 +48,13 @@ func summaryWithoutSeconds(t *testing.T, out string) map[string]any {
 
 func TestReplayClean(t *testing.T) {
 	dir, _ := simDataset(t, "casino-holdem", 500, "")
-	out, stderr, code := fairRun("replay", dir)
+	out, stderr, code := runCLI("replay", dir)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "rounds:    500 ")
 	assert.Contains(t, out, "findings:  none")
 	assert.Empty(t, stderr, "no progress bar when stderr is not a terminal")
 
-	out, stderr, code = fairRun("replay", dir, "--json")
+	out, stderr, code = runCLI("replay", dir, "--json")
 	require.Equal(t, 0, code, stderr)
 	m := summaryWithoutSeconds(t, out)
 	assert.EqualValues(t, 500, m["rounds"])
@@ -75,7 +75,7 @@ func TestReplayFindingsDeterministic(t *testing.T) {
 	for _, w := range []string{"1", "2", "5"} {
 		for _, ext := range []string{".jsonl", ".parquet"} {
 			fp := filepath.Join(tmp, "f"+w+ext)
-			out, stderr, code := fairRun("replay", dir, "--workers", w, "--json", "--findings", fp)
+			out, stderr, code := runCLI("replay", dir, "--workers", w, "--json", "--findings", fp)
 			require.Equal(t, 3, code, stderr)
 			m := summaryWithoutSeconds(t, out)
 			fs := m["findings"].(map[string]any)
@@ -100,7 +100,7 @@ func TestReplayFindingsDeterministic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 
-	out, _, code := fairRun("replay", dir)
+	out, _, code := runCLI("replay", dir)
 	assert.Equal(t, 3, code)
 	assert.Contains(t, out, "BALANCE_MISMATCH")
 	assert.Contains(t, out, "first findings:")
@@ -123,7 +123,7 @@ func TestReplayErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, stderr, code := fairRun(tt.args...)
+			_, stderr, code := runCLI(tt.args...)
 			assert.Equal(t, tt.code, code, stderr)
 			assert.True(t, strings.Contains(stderr, tt.msg), stderr)
 		})
@@ -133,7 +133,7 @@ func TestReplayErrors(t *testing.T) {
 func TestReplayUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "part-00000.rounds.parquet"), []byte("not parquet"), 0o644))
-	_, stderr, code := fairRun("replay", dir)
+	_, stderr, code := runCLI("replay", dir)
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "part-00000.rounds.parquet")
 }

@@ -37,7 +37,7 @@ func sha256Hex(t *testing.T, h string) string {
 }
 
 func TestSeedNew(t *testing.T) {
-	out, stderr, code := fairRun("seed", "new", "--json")
+	out, stderr, code := runCLI("seed", "new", "--json")
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)
 	var o seedOutput
@@ -46,13 +46,13 @@ func TestSeedNew(t *testing.T) {
 	assert.Equal(t, strings.ToLower(o.ServerSeed), o.ServerSeed)
 	assert.Equal(t, sha256Hex(t, o.ServerSeed), o.Commitment)
 
-	out2, _, _ := fairRun("seed", "new", "--json")
+	out2, _, _ := runCLI("seed", "new", "--json")
 	assert.NotEqual(t, out, out2, "a fresh seed each time")
 }
 
 func TestSeedNewOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seed")
-	out, stderr, code := fairRun("seed", "new", "--out", path)
+	out, stderr, code := runCLI("seed", "new", "--out", path)
 	require.Equal(t, 0, code, stderr)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func TestSeedNewOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	// Never overwrite a secret.
-	_, stderr, code = fairRun("seed", "new", "--out", path)
+	_, stderr, code = runCLI("seed", "new", "--out", path)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "already exists")
 	after, err := os.ReadFile(path)
@@ -75,13 +75,13 @@ func TestSeedNewOut(t *testing.T) {
 
 func TestSeedNewOutMalformed(t *testing.T) {
 	// An explicitly empty --out must not fall back to printing the secret.
-	out, stderr, code := fairRun("seed", "new", "--out", "")
+	out, stderr, code := runCLI("seed", "new", "--out", "")
 	assert.Equal(t, 2, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "--out")
 	// A file that cannot be created is a tool error naming the file.
 	missing := filepath.Join(t.TempDir(), "no-such-dir", "seed")
-	out, stderr, code = fairRun("seed", "new", "--out", missing)
+	out, stderr, code = runCLI("seed", "new", "--out", missing)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, missing)
@@ -89,7 +89,7 @@ func TestSeedNewOutMalformed(t *testing.T) {
 
 func TestSeedNewChain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "chain")
-	out, stderr, code := fairRun("seed", "new", "--chain", "4", "--out", path, "--json")
+	out, stderr, code := runCLI("seed", "new", "--chain", "4", "--out", path, "--json")
 	require.Equal(t, 0, code, stderr)
 	var o seedOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -103,7 +103,7 @@ func TestSeedNewChain(t *testing.T) {
 		assert.NotContains(t, out, links[i])
 	}
 	// To stdout: the links in round order.
-	out, _, code = fairRun("seed", "new", "--chain", "2", "--json")
+	out, _, code = runCLI("seed", "new", "--chain", "2", "--json")
 	require.Equal(t, 0, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	require.Len(t, o.Links, 2)
@@ -111,7 +111,7 @@ func TestSeedNewChain(t *testing.T) {
 	assert.Equal(t, o.Links[0], sha256Hex(t, o.Links[1]))
 
 	for _, n := range []string{"0", "-1", "10000001"} {
-		_, stderr, code := fairRun("seed", "new", "--chain", n)
+		_, stderr, code := runCLI("seed", "new", "--chain", n)
 		assert.Equal(t, 2, code, n)
 		assert.Contains(t, stderr, "--chain")
 	}

@@ -15,7 +15,7 @@ func TestSelftestJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("enumerates all 7-card hands")
 	}
-	stdout, stderr, code := runHandCLI("selftest", "--json", "--workers", "2")
+	stdout, stderr, code := runCLI("selftest", "--json", "--workers", "2")
 	require.Equal(t, exitOK, code, stderr)
 	var rep struct {
 		OK        bool `json:"ok"`
@@ -55,7 +55,7 @@ func TestSelftestHuman(t *testing.T) {
 	if testing.Short() {
 		t.Skip("enumerates all 7-card hands")
 	}
-	stdout, stderr, code := runHandCLI("selftest", "--workers", "2")
+	stdout, stderr, code := runCLI("selftest", "--workers", "2")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "7-card hands                         133,784,560   133,784,560  PASS\n")
 	assert.Contains(t, stdout, "5-card distinct values")
@@ -110,7 +110,7 @@ func TestSelftestUsage(t *testing.T) {
 		{"selftest", "--workers", "x"},
 		{"selftest", "extra"},
 	} {
-		stdout, stderr, code := runHandCLI(args...)
+		stdout, stderr, code := runCLI(args...)
 		assert.Equal(t, exitUsage, code, strings.Join(args, " "))
 		assert.Empty(t, stdout)
 		assert.NotEmpty(t, stderr)

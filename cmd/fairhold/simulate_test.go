@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,14 +16,8 @@ import (
 	"github.com/fairhold/fairhold/replay/sim"
 )
 
-func simRun(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 func TestSimulateListFaults(t *testing.T) {
-	out, stderr, code := simRun("simulate", "--list-faults", "--json")
+	out, stderr, code := runCLI("simulate", "--list-faults", "--json")
 	require.Equal(t, 0, code, stderr)
 	var got []faultListing
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
@@ -36,7 +29,7 @@ func TestSimulateListFaults(t *testing.T) {
 		_, ok := finding.Lookup(finding.Code(f.Finding))
 		assert.True(t, ok, "%s: finding %q is a catalogued code", f.Name, f.Finding)
 	}
-	text, _, code := simRun("simulate", "--list-faults")
+	text, _, code := runCLI("simulate", "--list-faults")
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "tie-not-pushed -> TIE_NOT_PUSHED")
 }
@@ -60,7 +53,7 @@ func TestSimulateWritesLogAndManifest(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			dirs := []string{t.TempDir(), t.TempDir()}
 			for _, dir := range dirs {
-				out, stderr, code := simRun("simulate", "--game", "live-casino-holdem", "--rounds", "700", "--out", dir,
+				out, stderr, code := runCLI("simulate", "--game", "live-casino-holdem", "--rounds", "700", "--out", dir,
 					"--seed", "5", "--faults", "tie-not-pushed:0.2,cards-mismatch:0.05", "--format", format, "--row-group", "100")
 				require.Equal(t, 0, code, stderr)
 				assert.Contains(t, out, "simulated 700 live-casino-holdem rounds")
@@ -118,7 +111,7 @@ func TestSimulateUsageErrors(t *testing.T) {
 		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--faults", "dh-pot-wrong-winner"}, "does not apply"},
 		{[]string{"--game", "double-holdem", "--rounds", "10", "--out", dir, "--players", "11"}, "players"},
 	} {
-		_, stderr, code := simRun(append([]string{"simulate"}, tc.args...)...)
+		_, stderr, code := runCLI(append([]string{"simulate"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, tc.args)
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,14 +16,8 @@ import (
 	"github.com/fairhold/fairhold/replay/roundlog"
 )
 
-func runStatsArgs(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 func TestStatsJSON(t *testing.T) {
-	out, errOut, code := runStatsArgs("stats", "--decks", "5000", "--seed", "9", "--json")
+	out, errOut, code := runCLI("stats", "--decks", "5000", "--seed", "9", "--json")
 	require.Equal(t, 0, code, "stderr: %s", errOut)
 	var rep struct {
 		Tests []struct {
@@ -54,17 +46,17 @@ func TestStatsJSON(t *testing.T) {
 }
 
 func TestStatsDeterministicAcrossWorkers(t *testing.T) {
-	a, _, ca := runStatsArgs("stats", "--decks", "20000", "--workers", "1", "--json")
-	b, _, cb := runStatsArgs("stats", "--decks", "20000", "--workers", "2", "--json")
+	a, _, ca := runCLI("stats", "--decks", "20000", "--workers", "1", "--json")
+	b, _, cb := runCLI("stats", "--decks", "20000", "--workers", "2", "--json")
 	require.Equal(t, 0, ca)
 	require.Equal(t, 0, cb)
 	assert.Equal(t, a, b)
-	c, _, _ := runStatsArgs("stats", "--decks", "20000", "--seed", "2", "--json")
+	c, _, _ := runCLI("stats", "--decks", "20000", "--seed", "2", "--json")
 	assert.NotEqual(t, a, c)
 }
 
 func TestStatsFailsWithReplacement(t *testing.T) {
-	out, _, code := runStatsArgs("stats", "--scheme", "stake-compat", "--decks", "5000")
+	out, _, code := runCLI("stats", "--scheme", "stake-compat", "--decks", "5000")
 	assert.Equal(t, exitVerified, code)
 	assert.Contains(t, out, "validity")
 	assert.Contains(t, out, "result: FAIL")
@@ -80,7 +72,7 @@ func TestStatsUsage(t *testing.T) {
 		{"stats", "nist", "--sequences", "0"},
 		{"stats", "nist", "--ascii", "/nonexistent/file"},
 	} {
-		_, errOut, code := runStatsArgs(args...)
+		_, errOut, code := runCLI(args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
 		assert.NotEmpty(t, errOut, "%v", args)
 	}
@@ -91,7 +83,7 @@ func TestStatsNISTSample(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("NIST sample %s not found (expected ../shared beside the repository)", path)
 	}
-	out, errOut, code := runStatsArgs("stats", "nist", "--ascii", path, "--sequences", "1")
+	out, errOut, code := runCLI("stats", "nist", "--ascii", path, "--sequences", "1")
 	require.Contains(t, []int{0, 3}, code, errOut)
 	for _, want := range []string{"frequency", "0.953749", "fft", "0.847187", "linear-complexity", "0.826202"} {
 		assert.Contains(t, out, want)
@@ -102,9 +94,9 @@ func TestStatsNISTStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the NIST suite on several sequences")
 	}
-	a, errOut, code := runStatsArgs("stats", "nist", "--sequences", "3", "--bits", "400000", "--workers", "1", "--json")
+	a, errOut, code := runCLI("stats", "nist", "--sequences", "3", "--bits", "400000", "--workers", "1", "--json")
 	require.Contains(t, []int{0, 3}, code, errOut)
-	b, _, _ := runStatsArgs("stats", "nist", "--sequences", "3", "--bits", "400000", "--workers", "2", "--json")
+	b, _, _ := runCLI("stats", "nist", "--sequences", "3", "--bits", "400000", "--workers", "2", "--json")
 	assert.Equal(t, a, b)
 	var rep struct {
 		Tests []struct {
@@ -150,18 +142,18 @@ func writeStatsLog(t *testing.T, schemeName string, n int) string {
 
 func TestStatsFromLog(t *testing.T) {
 	path := writeStatsLog(t, scheme.FairholdV1Name, 6000)
-	out, errOut, code := runStatsArgs("stats", "--from-log", path)
+	out, errOut, code := runCLI("stats", "--from-log", path)
 	require.Equal(t, 0, code, "stdout %s stderr %s", out, errOut)
 	assert.Contains(t, out, "log battery: "+path+", 6000 rounds")
 	assert.Contains(t, out, "position/player-1/card")
 
 	bad := writeStatsLog(t, scheme.StakeCompatName, 6000)
-	out, _, code = runStatsArgs("stats", "--from-log", bad, "--json")
+	out, _, code = runCLI("stats", "--from-log", bad, "--json")
 	assert.Equal(t, exitVerified, code)
 	assert.Contains(t, out, `"validity"`)
 
-	_, errOut, code = runStatsArgs("stats", "--from-log", path, "--decks", "6000")
+	_, errOut, code = runCLI("stats", "--from-log", path, "--decks", "6000")
 	assert.Equal(t, exitUsage, code, errOut)
-	_, errOut, code = runStatsArgs("stats", "--from-log", filepath.Join(t.TempDir(), "missing.jsonl"))
+	_, errOut, code = runCLI("stats", "--from-log", filepath.Join(t.TempDir(), "missing.jsonl"))
 	assert.Equal(t, exitUsage, code, errOut)
 }

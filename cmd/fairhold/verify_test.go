@@ -18,7 +18,7 @@ func verifyArgs(extra ...string) []string {
 
 func dealtCards(t *testing.T) []string {
 	t.Helper()
-	out, stderr, code := fairRun("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--json")
+	out, stderr, code := runCLI("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--json")
 	require.Equal(t, 0, code, stderr)
 	var d dealOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &d))
@@ -54,7 +54,7 @@ func TestVerify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, stderr, code := fairRun(verifyArgs(tt.extra...)...)
+			out, stderr, code := runCLI(verifyArgs(tt.extra...)...)
 			require.Equal(t, tt.code, code, stderr)
 			var o verifyOutput
 			require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -72,7 +72,7 @@ func TestVerify(t *testing.T) {
 func TestVerifyChain(t *testing.T) {
 	// A 3-link chain from a fixed last link: link i hashes i times to the anchor.
 	dir := t.TempDir()
-	out, stderr, code := fairRun("seed", "new", "--chain", "3", "--out", dir+"/c", "--json")
+	out, stderr, code := runCLI("seed", "new", "--chain", "3", "--out", dir+"/c", "--json")
 	require.Equal(t, 0, code, stderr)
 	var s seedOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
@@ -82,18 +82,18 @@ func TestVerifyChain(t *testing.T) {
 		if i == 1 {
 			args = append(args, "--chain-max-steps", "1")
 		}
-		_, stderr, code := fairRun(args...)
+		_, stderr, code := runCLI(args...)
 		assert.Equal(t, want, code, stderr)
 	}
-	_, _, code = fairRun("verify", "--server-seed", links[2], "--client-seed", "x", "--nonce", "1", "--chain-anchor", s.Commitment, "--chain-steps", "2")
+	_, _, code = runCLI("verify", "--server-seed", links[2], "--client-seed", "x", "--nonce", "1", "--chain-anchor", s.Commitment, "--chain-steps", "2")
 	assert.Equal(t, 0, code)
-	_, _, code = fairRun("verify", "--server-seed", links[2], "--client-seed", "x", "--nonce", "1", "--chain-anchor", links[1], "--chain-steps", "1")
+	_, _, code = runCLI("verify", "--server-seed", links[2], "--client-seed", "x", "--nonce", "1", "--chain-anchor", links[1], "--chain-steps", "1")
 	assert.Equal(t, 0, code, "against the last verified link")
 }
 
 func TestVerifyStakeRepeats(t *testing.T) {
 	args := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json"}
-	out, stderr, code := fairRun(append(args, "--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h")...)
+	out, stderr, code := runCLI(append(args, "--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h")...)
 	require.Equal(t, 0, code, stderr)
 	var o verifyOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -103,9 +103,9 @@ func TestVerifyStakeRepeats(t *testing.T) {
 	assert.Contains(t, o.Notes[0], "replacement")
 	assert.Contains(t, o.Notes[1], "1.2e-08")
 	// 52 draws with replacement repeat a card: the audit check fails.
-	_, _, code = fairRun(append(args, "--count", "52")...)
+	_, _, code = runCLI(append(args, "--count", "52")...)
 	assert.Equal(t, 2, code, "nothing to verify without claims")
-	out, _, code = fairRun(append(args, "--count", "52", "--used-nonces", "7")...)
+	out, _, code = runCLI(append(args, "--count", "52", "--used-nonces", "7")...)
 	assert.Equal(t, 3, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.False(t, o.Verified)
@@ -135,7 +135,7 @@ func TestVerifyMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, stderr, code := fairRun(verifyArgs(tt.extra...)...)
+			out, stderr, code := runCLI(verifyArgs(tt.extra...)...)
 			assert.Equal(t, 2, code, stderr)
 			assert.Empty(t, out)
 			assert.Contains(t, stderr, tt.want)
@@ -151,7 +151,7 @@ func TestVerifyMalformed(t *testing.T) {
 		if bad[0] != "--nonce" {
 			args = append(args, "--nonce", "1")
 		}
-		_, stderr, code := fairRun(append(args, bad...)...)
+		_, stderr, code := runCLI(append(args, bad...)...)
 		assert.Equal(t, 2, code, "%v: %s", bad, stderr)
 		assert.Contains(t, stderr, bad[0])
 	}
