@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,7 +83,7 @@ func TestSimulateWritesLogAndManifest(t *testing.T) {
 			defer ds.Close()
 			ids := map[string]bool{}
 			dmg, err := ds.Scan(func(r *roundlog.Record) error {
-				ids[r.Round.RoundID] = true
+				ids[strings.Clone(r.Round.RoundID)] = true // the reader reuses its strings
 				return nil
 			})
 			require.NoError(t, err)

@@ -100,7 +100,8 @@ const seedCacheSize = 4096
 
 // seedEntry is what the Checker keeps per server seed.
 type seedEntry struct {
-	err   error // the seed text is not 64 hex digits
+	text  string // the seed's text (owned: the round's may be reused)
+	err   error  // the seed text is not 64 hex digits
 	bytes [32]byte
 	step  [32]byte // SHA-256 of the seed: its commitment, or the previous chain link
 
@@ -132,14 +133,14 @@ func (c *Checker) seed(text string) *seedEntry {
 			clear(c.seeds)
 		}
 		text = strings.Clone(text)
-		e = &seedEntry{commitText: "\x00", scheme: "\x00"}
+		e = &seedEntry{text: text, commitText: "\x00", scheme: "\x00"}
 		e.bytes, e.err = decode32(text)
 		if e.err == nil {
 			e.step = step(e.bytes)
 		}
 		c.seeds[text] = e
 	}
-	c.cur, c.seedText = e, text
+	c.cur, c.seedText = e, e.text
 	return e
 }
 
@@ -184,6 +185,8 @@ func (e *emitter) add(code finding.Code, field, expected, actual, detail string)
 	e.out = append(e.out, finding.Finding{
 		Code: code, Severity: finding.SeverityOf(code), RoundID: strings.Clone(e.r.RoundID),
 		File: e.src.File, Row: e.src.Row, Field: field,
-		Expected: expected, Actual: actual, Detail: detail,
+		// The round's strings may be the reader's reused buffers: a
+		// finding owns copies.
+		Expected: strings.Clone(expected), Actual: strings.Clone(actual), Detail: strings.Clone(detail),
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -16,6 +17,8 @@ import (
 // parquet-go's generic reader, which converts.
 
 // column is one decoded column chunk: exactly one of the slices is used.
+// A column is reused from row group to row group (its slices keep their
+// capacity), so that a steady read allocates only the pages' string data.
 type column struct {
 	i64   []int64
 	i32   []int32
@@ -24,6 +27,13 @@ type column struct {
 	lstrs [][]string
 	li32  [][]int32
 	li64  [][]int64
+
+	// Scratch, also reused.
+	starts []int
+	nulls  []int
+	vs     []parquet.Value
+	dc     dictCache
+	text   arena // the bytes of a plain text column's strings
 }
 
 // sameSchema reports whether got has exactly want's leaf columns, in the
@@ -80,6 +90,17 @@ func splitStrings(vals encoding.Values, dst []string) []string {
 	return dst
 }
 
+// splitInto turns a page of byte arrays into strings in the arena: they
+// are valid until the arena is reset.
+func splitInto(a *arena, vals encoding.Values, dst []string) []string {
+	data, offs := vals.ByteArray()
+	base := a.bytes(data)
+	for i := 0; i+1 < len(offs); i++ {
+		dst = append(dst, a.str(base+int(offs[i]), base+int(offs[i+1])))
+	}
+	return dst
+}
+
 // decodeColumn reads the n rows of one column chunk.
 func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *column) (err error) {
 	kind := leaf.Node.Type().Kind()
@@ -92,20 +113,24 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 	var bools []bool
 	switch kind {
 	case parquet.ByteArray:
-		strs = make([]string, 0, n)
+		clear(col.strs) // drop the previous row group's strings
+		strs = col.strs[:0]
+		col.text.reset()
 	case parquet.Int64:
-		i64 = make([]int64, 0, n)
+		i64 = col.i64[:0]
 	case parquet.Int32:
-		i32 = make([]int32, 0, n)
+		i32 = col.i32[:0]
 	case parquet.Boolean:
-		bools = make([]bool, 0, n)
+		bools = col.bools[:0]
 	default:
 		return fmt.Errorf("unexpected physical type %s", kind)
 	}
-	var starts []int
-	var nulls []int // rows holding null (non-repeated optional columns)
-	var dc dictCache
-	var vs []parquet.Value
+	starts := col.starts[:0]
+	nulls := col.nulls[:0] // rows holding null (non-repeated optional columns)
+	dc := &col.dc
+	dc.dict = nil // a dictionary belongs to its row group
+	vs := col.vs
+	defer func() { col.starts, col.nulls, col.vs = starts, nulls, vs }()
 	pages := cc.Pages()
 	defer pages.Close()
 	rows := 0
@@ -164,7 +189,7 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 				pd := pg.Data()
 				switch kind {
 				case parquet.ByteArray:
-					strs = splitStrings(pd, strs)
+					strs = splitInto(&col.text, pd, strs)
 				case parquet.Int64:
 					i64 = append(i64, pd.Int64()...)
 				case parquet.Int32:
@@ -237,11 +262,11 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 	starts = append(starts, total)
 	switch kind {
 	case parquet.ByteArray:
-		col.lstrs = splitRows(strs, starts)
+		col.strs, col.lstrs = strs, splitRows(col.lstrs, strs, starts)
 	case parquet.Int64:
-		col.li64 = splitRows(i64, starts)
+		col.i64, col.li64 = i64, splitRows(col.li64, i64, starts)
 	case parquet.Int32:
-		col.li32 = splitRows(i32, starts)
+		col.i32, col.li32 = i32, splitRows(col.li32, i32, starts)
 	default:
 		return fmt.Errorf("unexpected repeated %s column", kind)
 	}
@@ -249,46 +274,56 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 }
 
 // spreadNulls returns the n rows of a column whose present values are vals
-// and whose null rows (ascending) are nulls.
+// and whose null rows (ascending) are nulls, in vals's own storage: it
+// grows vals to n and moves each value to its row, from the last row down.
 func spreadNulls[T any](vals []T, nulls []int, n int) []T {
-	out := make([]T, n)
-	v, k := 0, 0
-	for r := range n {
-		if k < len(nulls) && nulls[k] == r {
-			k++
+	present := len(vals)
+	vals = slices.Grow(vals, n-present)[:n]
+	v, k := present-1, len(nulls)-1
+	var zero T
+	for r := n - 1; r >= 0; r-- {
+		if k >= 0 && nulls[k] == r {
+			k--
+			vals[r] = zero
 			continue
 		}
-		out[r] = vals[v]
-		v++
+		vals[r] = vals[v]
+		v--
 	}
-	return out
+	return vals
 }
 
-// splitRows cuts the flat values of a repeated column into rows.
-func splitRows[T any](vals []T, starts []int) [][]T {
-	out := make([][]T, len(starts)-1)
+// splitRows cuts the flat values of a repeated column into rows, in out's
+// storage.
+func splitRows[T any](out [][]T, vals []T, starts []int) [][]T {
+	out = slices.Grow(out[:0], len(starts)-1)[:len(starts)-1]
 	for r := range out {
 		a, b := starts[r], starts[r+1]
 		if a < b {
 			out[r] = vals[a:b:b]
+		} else {
+			out[r] = nil
 		}
 	}
 	return out
 }
 
-// decodeColumns decodes every column of rg, by name.
-func decodeColumns(rg parquet.RowGroup, table string) (map[string]*column, error) {
+// decodeColumns decodes every column of rg into cols, by name, reusing
+// the columns already there.
+func decodeColumns(rg parquet.RowGroup, table string, cols map[string]*column) error {
 	n := int(rg.NumRows())
 	sch := rg.Schema()
-	out := map[string]*column{}
 	ccs := rg.ColumnChunks()
 	for _, path := range sch.Columns() {
 		leaf, _ := sch.Lookup(path...)
-		col := &column{}
-		if err := decodeColumn(ccs[leaf.ColumnIndex], leaf, n, col); err != nil {
-			return nil, fmt.Errorf("corrupt row group: column %s.%s: %v", table, path[0], err)
+		col := cols[path[0]]
+		if col == nil {
+			col = &column{}
+			cols[path[0]] = col
 		}
-		out[path[0]] = col
+		if err := decodeColumn(ccs[leaf.ColumnIndex], leaf, n, col); err != nil {
+			return fmt.Errorf("corrupt row group: column %s.%s: %v", table, path[0], err)
+		}
 	}
-	return out, nil
+	return nil
 }

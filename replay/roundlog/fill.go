@@ -150,7 +150,7 @@ func fillPots(c map[string]*column, rows []potRow) {
 
 // readFast decodes rg column by column when its schema is the
 // specification's; ok is false when it is not (use readGroup).
-func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, buf []T, fill func(map[string]*column, []T)) (out []T, ok bool, err error) {
+func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) (out []T, ok bool, err error) {
 	if !sameSchema(rg.Schema(), want) {
 		return nil, false, nil
 	}
@@ -159,8 +159,7 @@ func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, bu
 			err = errorf("corrupt row group: %v", r)
 		}
 	}()
-	cols, err := decodeColumns(rg, table)
-	if err != nil {
+	if err := decodeColumns(rg, table, cols); err != nil {
 		return nil, true, err
 	}
 	n := int(rg.NumRows())

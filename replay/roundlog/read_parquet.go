@@ -79,8 +79,8 @@ func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
 
 // readAny decodes a row group by the fast path when it can, else by the
 // generic reader.
-func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, buf []T, fill func(map[string]*column, []T)) ([]T, error) {
-	if out, ok, err := readFast(rg, want, table, buf, fill); ok {
+func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) ([]T, error) {
+	if out, ok, err := readFast(rg, want, table, cols, buf, fill); ok {
 		return out, err
 	}
 	return readGroup(rg, buf)
@@ -152,7 +152,7 @@ type childGroup[T any] struct {
 	next  int
 }
 
-func loadChild[T any](p *part, idx int, u Unit, need int64, buf []T, fill func(map[string]*column, []T)) (*childGroup[T], *DamageError) {
+func loadChild[T any](p *part, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) (*childGroup[T], *DamageError) {
 	c := p.children[idx]
 	name := childTables[idx]
 	if need == 0 {
@@ -181,7 +181,7 @@ func loadChild[T any](p *part, idx int, u Unit, need int64, buf []T, fill func(m
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
 	}
-	rows, err := readAny(rg, childSchemas[idx], name, buf, fill)
+	rows, err := readAny(rg, childSchemas[idx], name, cols, buf, fill)
 	if err != nil {
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: err.Error()}
 	}
@@ -225,6 +225,10 @@ type unitBufs struct {
 	rec                          Record
 	cards                        []string
 	tTime, tCommitted, tRevealed timeCache
+	times                        arena // the time texts of the unit's rounds
+	// The decoded columns of the rounds, boxes, seats, actions and pots
+	// tables, reused from unit to unit.
+	cols [5]map[string]*column
 }
 
 var bufPool = make(chan *unitBufs, 8)
@@ -234,7 +238,11 @@ func getBufs() *unitBufs {
 	case b := <-bufPool:
 		return b
 	default:
-		return &unitBufs{}
+		b := &unitBufs{}
+		for i := range b.cols {
+			b.cols[i] = map[string]*column{}
+		}
+		return b
 	}
 }
 
@@ -252,7 +260,11 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 	}
 	b := getBufs()
 	defer putBufs(b)
-	rows, err := readAny(rg, schemaRounds, TableRounds, b.rounds, fillRounds)
+	b.times.reset()
+	b.tTime.reset()
+	b.tCommitted.reset()
+	b.tRevealed.reset()
+	rows, err := readAny(rg, schemaRounds, TableRounds, b.cols[0], b.rounds, fillRounds)
 	if err != nil {
 		return groupDamage(err.Error()), nil
 	}
@@ -271,22 +283,22 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 			need[i] += int64(n)
 		}
 	}
-	boxes, dmg := loadChild(p, 0, u, need[0], b.boxes, fillBoxes)
+	boxes, dmg := loadChild(p, 0, u, need[0], b.cols[1], b.boxes, fillBoxes)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
 	}
 	b.boxes = boxes.rows
-	seats, dmg := loadChild(p, 1, u, need[1], b.seats, fillSeats)
+	seats, dmg := loadChild(p, 1, u, need[1], b.cols[2], b.seats, fillSeats)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
 	}
 	b.seats = seats.rows
-	actions, dmg := loadChild(p, 2, u, need[2], b.actions, fillActions)
+	actions, dmg := loadChild(p, 2, u, need[2], b.cols[3], b.actions, fillActions)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
 	}
 	b.actions = actions.rows
-	pots, dmg := loadChild(p, 3, u, need[3], b.pots, fillPots)
+	pots, dmg := loadChild(p, 3, u, need[3], b.cols[4], b.pots, fillPots)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
 	}
@@ -372,11 +384,11 @@ func (b *unitBufs) assemble(rr *roundRow, bx []boxRow, st []seatRow, ac []action
 	dh := r.Double
 	b.cards = b.cards[:0]
 	*r = round.Round{
-		RoundID: rr.RoundID, Game: rr.Game, TableID: rr.TableID, Time: b.tTime.format(rr.Time), Currency: rr.Currency,
+		RoundID: rr.RoundID, Game: rr.Game, TableID: rr.TableID, Time: b.tTime.format(&b.times, rr.Time), Currency: rr.Currency,
 		Profile: rr.Profile, ProfileHash: rr.ProfileHash,
 		Fairness: round.Fairness{
-			Scheme: rr.Scheme, Commitment: rr.Commitment, CommittedAt: b.tCommitted.format(rr.CommittedAt),
-			ServerSeed: rr.ServerSeed, RevealedAt: b.tRevealed.format(rr.RevealedAt), ChainIndex: uint64(rr.ChainIndex),
+			Scheme: rr.Scheme, Commitment: rr.Commitment, CommittedAt: b.tCommitted.format(&b.times, rr.CommittedAt),
+			ServerSeed: rr.ServerSeed, RevealedAt: b.tRevealed.format(&b.times, rr.RevealedAt), ChainIndex: uint64(rr.ChainIndex),
 			ClientSeeds: rr.ClientSeeds, Nonce: uint64(rr.Nonce),
 			BeaconChain: rr.BeaconChain, BeaconRound: uint64(rr.BeaconRound),
 			BeaconSignature: rr.BeaconSignature, BeaconPreviousSignature: rr.BeaconPreviousSignature,

@@ -91,21 +91,25 @@ func appendTime(b []byte, us int64) []byte {
 }
 
 // timeCache remembers the last formatted time of a column: the commitment
-// and reveal times repeat over a seed session.
+// and reveal times repeat over a seed session. The texts are in an arena
+// (valid until its reset, which must be followed by the cache's).
 type timeCache struct {
-	us  int64
-	s   string
-	buf []byte
+	us int64
+	s  string
 }
 
-func (c *timeCache) format(us int64) string {
+func (c *timeCache) reset() { *c = timeCache{} }
+
+func (c *timeCache) format(a *arena, us int64) string {
 	if us == 0 {
 		return ""
 	}
 	if us == c.us && c.s != "" {
 		return c.s
 	}
-	c.buf = appendTime(c.buf[:0], us)
-	c.us, c.s = us, string(c.buf)
+	a.reserve(32)
+	start := len(a.buf)
+	a.buf = appendTime(a.buf, us)
+	c.us, c.s = us, a.str(start, len(a.buf))
 	return c.s
 }
