@@ -163,27 +163,17 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 			case pg.Dictionary() != nil:
 				dc.load(pg.Dictionary(), kind)
 				pd := pg.Data()
-				for _, ix := range pd.Int32() {
-					var size int
-					switch kind {
-					case parquet.ByteArray:
-						size = len(dc.strs)
-					case parquet.Int64:
-						size = len(dc.i64)
-					case parquet.Int32:
-						size = len(dc.i32)
-					}
-					if ix < 0 || int(ix) >= size {
-						return fmt.Errorf("dictionary index %d out of range", ix)
-					}
-					switch kind {
-					case parquet.ByteArray:
-						strs = append(strs, dc.strs[ix])
-					case parquet.Int64:
-						i64 = append(i64, dc.i64[ix])
-					case parquet.Int32:
-						i32 = append(i32, dc.i32[ix])
-					}
+				var err error
+				switch kind {
+				case parquet.ByteArray:
+					strs, err = lookup(strs, dc.strs, pd.Int32())
+				case parquet.Int64:
+					i64, err = lookup(i64, dc.i64, pd.Int32())
+				case parquet.Int32:
+					i32, err = lookup(i32, dc.i32, pd.Int32())
+				}
+				if err != nil {
+					return err
 				}
 			default:
 				pd := pg.Data()
@@ -271,6 +261,20 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		return fmt.Errorf("unexpected repeated %s column", kind)
 	}
 	return nil
+}
+
+// lookup appends the dictionary values of the indexes ixs to dst.
+func lookup[T any](dst, dict []T, ixs []int32) ([]T, error) {
+	n := len(dst)
+	dst = slices.Grow(dst, len(ixs))[:n+len(ixs)]
+	out := dst[n:]
+	for k, ix := range ixs {
+		if uint32(ix) >= uint32(len(dict)) {
+			return dst[:n], fmt.Errorf("dictionary index %d out of range", ix)
+		}
+		out[k] = dict[ix]
+	}
+	return dst, nil
 }
 
 // spreadNulls returns the n rows of a column whose present values are vals

@@ -96,9 +96,16 @@ func appendTime(b []byte, us int64) []byte {
 type timeCache struct {
 	us int64
 	s  string
+
+	// The date part ("YYYY-MM-DDT") of the day last formatted.
+	day    int64
+	date   [11]byte
+	dateOK bool
 }
 
-func (c *timeCache) reset() { *c = timeCache{} }
+func (c *timeCache) reset() { c.us, c.s = 0, "" }
+
+const microsPerDay = 86_400_000_000
 
 func (c *timeCache) format(a *arena, us int64) string {
 	if us == 0 {
@@ -109,7 +116,38 @@ func (c *timeCache) format(a *arena, us int64) string {
 	}
 	a.reserve(32)
 	start := len(a.buf)
-	a.buf = appendTime(a.buf, us)
+	day, rem := us/microsPerDay, us%microsPerDay
+	if us < 0 || day > 2932896 { // before 1970 or after 9999: the general path
+		a.buf = appendTime(a.buf, us)
+	} else {
+		if !c.dateOK || c.day != day {
+			copy(c.date[:], appendTime(nil, day*microsPerDay)[:11])
+			c.day, c.dateOK = day, true
+		}
+		a.buf = appendClock(append(a.buf, c.date[:]...), rem)
+	}
 	c.us, c.s = us, a.str(start, len(a.buf))
 	return c.s
+}
+
+// appendClock appends "HH:MM:SS[.fraction]Z" for rem microseconds into a
+// day, with the shortest fraction, as appendTime does.
+func appendClock(b []byte, rem int64) []byte {
+	sec := rem / 1_000_000
+	h, mi, s := sec/3600, sec/60%60, sec%60
+	b = append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':', byte('0'+s/10), byte('0'+s%10))
+	if f := rem % 1_000_000; f != 0 {
+		var digits [6]byte
+		for i := 5; i >= 0; i-- {
+			digits[i] = byte('0' + f%10)
+			f /= 10
+		}
+		n := 6
+		for n > 0 && digits[n-1] == '0' {
+			n--
+		}
+		b = append(b, '.')
+		b = append(b, digits[:n]...)
+	}
+	return append(b, 'Z')
 }
