@@ -127,6 +127,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 	}
 	next := make(chan int)
 	window := make(chan struct{}, workers+1)
+	// The traces' storage goes back to the workers once the Ledger has
+	// seen them: a steady replay allocates none.
+	free := make(chan []audit.Trace, workers+2)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -134,7 +137,12 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			defer wg.Done()
 			c := audit.NewChecker(opts.Config)
 			for i := range next {
-				results[i] <- checkUnit(ds, i, units[i], c)
+				var traces []audit.Trace
+				select {
+				case traces = <-free:
+				default:
+				}
+				results[i] <- checkUnit(ds, i, units[i], c, traces)
 			}
 		}()
 	}
@@ -167,8 +175,10 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			return nil, res.err
 		}
 		buf = append(buf[:0], res.findings...)
-		for k := range res.traces {
-			buf = ledger.Observe(&res.traces[k], buf)
+		buf = ledger.ObserveAll(res.traces, buf)
+		select {
+		case free <- res.traces[:0]:
+		default:
 		}
 		sortFindings(buf)
 		if err := emit(buf); err != nil {
@@ -187,9 +197,10 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 }
 
 // checkUnit reads and checks one unit.
-func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker) *unitResult {
-	res := &unitResult{}
-	if u.Rounds > 0 {
+// traces is storage to reuse for its traces.
+func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, traces []audit.Trace) *unitResult {
+	res := &unitResult{traces: traces[:0]}
+	if u.Rounds > 0 && int64(cap(traces)) < u.Rounds {
 		res.traces = make([]audit.Trace, 0, u.Rounds)
 	}
 	damage, err := ds.ReadUnit(i, func(rec *roundlog.Record) error {

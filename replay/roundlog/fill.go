@@ -5,7 +5,8 @@ import "github.com/parquet-go/parquet-go"
 // The fast fill functions build rows from decoded columns (see
 // colread.go). Each is the inverse of the struct's parquet tags.
 
-func fillRounds(c map[string]*column, rows []roundRow) {
+// fillRounds fills rows from the columns' rows off, off+1, ...
+func fillRounds(c map[string]*column, off int, rows []roundRow) {
 	beacon_chain_ := c["beacon_chain"].strs
 	beacon_previous_signature_ := c["beacon_previous_signature"].strs
 	beacon_round_ := c["beacon_round"].i64
@@ -42,8 +43,8 @@ func fillRounds(c map[string]*column, rows []roundRow) {
 	time_ := c["time"].i64
 	void_ := c["void"].bools
 	void_reason_ := c["void_reason"].strs
-	for i := range rows {
-		r := &rows[i]
+	for j := range rows {
+		r, i := &rows[j], off+j
 		*r = roundRow{
 			RoundID: round_id_[i], Game: game_[i], TableID: table_id_[i],
 			Time: time_[i], Currency: currency_[i], Profile: profile_[i],
@@ -62,7 +63,7 @@ func fillRounds(c map[string]*column, rows []roundRow) {
 	}
 }
 
-func fillBoxes(c map[string]*column, rows []boxRow) {
+func fillBoxes(c map[string]*column, _ int, rows []boxRow) {
 	ante_ := c["ante"].i64
 	ante_requested_ := c["ante_requested"].i64
 	ante_return_ := c["ante_return"].i64
@@ -93,7 +94,7 @@ func fillBoxes(c map[string]*column, rows []boxRow) {
 	}
 }
 
-func fillSeats(c map[string]*column, rows []seatRow) {
+func fillSeats(c map[string]*column, _ int, rows []seatRow) {
 	bonus_auto_ := c["bonus_auto"].bools
 	bonus_card_ := c["bonus_card"].strs
 	card_1_ := c["card_1"].strs
@@ -115,7 +116,7 @@ func fillSeats(c map[string]*column, rows []seatRow) {
 	}
 }
 
-func fillActions(c map[string]*column, rows []actionRow) {
+func fillActions(c map[string]*column, _ int, rows []actionRow) {
 	all_in_ := c["all_in"].bools
 	amount_ := c["amount"].i64
 	kind_ := c["kind"].strs
@@ -132,7 +133,7 @@ func fillActions(c map[string]*column, rows []actionRow) {
 	}
 }
 
-func fillPots(c map[string]*column, rows []potRow) {
+func fillPots(c map[string]*column, _ int, rows []potRow) {
 	amount_ := c["amount"].i64
 	eligible_ := c["eligible"].li32
 	pot_ := c["pot"].i32
@@ -150,7 +151,7 @@ func fillPots(c map[string]*column, rows []potRow) {
 
 // readFast decodes rg column by column when its schema is the
 // specification's; ok is false when it is not (use readGroup).
-func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) (out []T, ok bool, err error) {
+func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (out []T, ok bool, err error) {
 	if !sameSchema(rg.Schema(), want) {
 		return nil, false, nil
 	}
@@ -167,6 +168,17 @@ func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, co
 		buf = make([]T, n)
 	}
 	buf = buf[:n]
-	fill(cols, buf)
+	fill(cols, 0, buf)
 	return buf, true, nil
+}
+
+// decodeRoundColumns decodes a rounds row group whose schema is the
+// specification's into cols; its rows are then made with fillRounds.
+func decodeRoundColumns(rg parquet.RowGroup, cols map[string]*column) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errorf("corrupt row group: %v", r)
+		}
+	}()
+	return decodeColumns(rg, TableRounds, cols)
 }

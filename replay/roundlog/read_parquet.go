@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -79,7 +80,7 @@ func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
 
 // readAny decodes a row group by the fast path when it can, else by the
 // generic reader.
-func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) ([]T, error) {
+func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) ([]T, error) {
 	if out, ok, err := readFast(rg, want, table, cols, buf, fill); ok {
 		return out, err
 	}
@@ -152,7 +153,7 @@ type childGroup[T any] struct {
 	next  int
 }
 
-func loadChild[T any](p *part, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, []T)) (*childGroup[T], *DamageError) {
+func loadChild[T any](p *part, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (*childGroup[T], *DamageError) {
 	c := p.children[idx]
 	name := childTables[idx]
 	if need == 0 {
@@ -217,7 +218,8 @@ func (g *childGroup[T]) rowAt(k int) int64 { return g.base + int64(k) }
 
 // unitBufs are the decode buffers of one read, reused through a pool.
 type unitBufs struct {
-	rounds                       []roundRow
+	rounds                       []roundRow // a chunk of rows
+	all                          []roundRow // every row, from the generic reader
 	boxes                        []boxRow
 	seats                        []seatRow
 	actions                      []actionRow
@@ -253,7 +255,13 @@ func putBufs(b *unitBufs) {
 	}
 }
 
-func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
+func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err error) {
+	defer func() {
+		// Damage outlives the unit's buffers.
+		for _, d := range damage {
+			d.RoundID = strings.Clone(d.RoundID)
+		}
+	}()
 	rg := p.rounds.RowGroups()[u.RowGroup]
 	groupDamage := func(reason string) []*DamageError {
 		return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: -1, Reason: reason}}
@@ -264,23 +272,43 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 	b.tTime.reset()
 	b.tCommitted.reset()
 	b.tRevealed.reset()
-	rows, err := readAny(rg, schemaRounds, TableRounds, b.cols[0], b.rounds, fillRounds)
+	// The rounds table is decoded column by column (or, for a file whose
+	// schema is not exactly the specification's, row by row into all),
+	// and its rows are made a chunk at a time, so that they are still in
+	// the cache when assembled and checked.
+	n := int(rg.NumRows())
+	cols := b.cols[0]
+	fast := sameSchema(rg.Schema(), schemaRounds)
+	var all []roundRow
+	if fast {
+		err = decodeRoundColumns(rg, cols)
+	} else {
+		all, err = readGroup(rg, b.all)
+		b.all = all
+	}
 	if err != nil {
 		return groupDamage(err.Error()), nil
 	}
-	b.rounds = rows
 	nulls, err := nullRows(rg, TableRounds, schemaRounds)
 	if err != nil {
 		return groupDamage(fmt.Sprintf("corrupt row group: %v", err)), nil
 	}
 	var need [4]int64
-	for k := range rows {
-		r := &rows[k]
-		for i, n := range [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots} {
-			if n < 0 {
-				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: r.RoundID, Reason: fmt.Sprintf("negative count %d", n)}}, nil
+	for k := range n {
+		var counts [4]int32
+		var id string
+		if fast {
+			counts = [4]int32{cols["n_boxes"].i32[k], cols["n_seats"].i32[k], cols["n_actions"].i32[k], cols["n_pots"].i32[k]}
+			id = cols["round_id"].strs[k]
+		} else {
+			r := &all[k]
+			counts, id = [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots}, r.RoundID
+		}
+		for i, c := range counts {
+			if c < 0 {
+				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: strings.Clone(id), Reason: fmt.Sprintf("negative count %d", c)}}, nil
 			}
-			need[i] += int64(n)
+			need[i] += int64(c)
 		}
 	}
 	boxes, dmg := loadChild(p, 0, u, need[0], b.cols[1], b.boxes, fillBoxes)
@@ -304,10 +332,37 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 	}
 	b.pots = pots.rows
 
-	var damage []*DamageError
+	for off := 0; off < n; off += roundChunk {
+		var rows []roundRow
+		if fast {
+			m := min(roundChunk, n-off)
+			if cap(b.rounds) < m {
+				b.rounds = make([]roundRow, roundChunk)
+			}
+			rows = b.rounds[:m]
+			fillRounds(cols, off, rows)
+		} else {
+			rows = all[off:min(off+roundChunk, n)]
+		}
+		if stop, err := p.readChunk(u, b, off, rows, nulls, boxes, seats, actions, pots, &damage, fn); err != nil || stop {
+			return damage, err
+		}
+	}
+	return damage, nil
+}
+
+// roundChunk is how many rounds rows are made at a time.
+const roundChunk = 256
+
+// readChunk assembles, validates and hands fn the rounds rows, which are
+// the row group's rows off, off+1, ...
+func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls map[int64]string,
+	boxes *childGroup[boxRow], seats *childGroup[seatRow], actions *childGroup[actionRow], pots *childGroup[potRow],
+	damage *[]*DamageError, fn func(*Record) error) (bool, error) {
 	rec := &b.rec
-	for k := range rows {
-		rr := &rows[k]
+	for j := range rows {
+		k := off + j
+		rr := &rows[j]
 		row := u.FirstRow + int64(k)
 		bStart, sStart, aStart, pStart := boxes.next, seats.next, actions.next, pots.next
 		bx, d1 := boxes.take(rr.NBoxes, int64(k)+u.FirstRow, rr.RoundID, func(r *boxRow) int64 { return r.RoundRow })
@@ -315,11 +370,11 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 		ac, d3 := actions.take(rr.NActions, row, rr.RoundID, func(r *actionRow) int64 { return r.RoundRow })
 		pt, d4 := pots.take(rr.NPots, row, rr.RoundID, func(r *potRow) int64 { return r.RoundRow })
 		if d := firstDamage(d1, d2, d3, d4); d != nil {
-			damage = append(damage, d)
+			*damage = append(*damage, d)
 			continue
 		}
 		if col, ok := nulls[int64(k)]; ok {
-			damage = append(damage, &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: col, RoundID: rr.RoundID, Reason: "null in a required column"})
+			*damage = append(*damage, &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: col, RoundID: rr.RoundID, Reason: "null in a required column"})
 			continue
 		}
 		b.assemble(rr, bx, st, ac, pt)
@@ -338,14 +393,14 @@ func (p *part) read(u Unit, fn func(*Record) error) ([]*DamageError, error) {
 					dmg.File, dmg.RowGroup, dmg.Row = p.children[3].path, pots.group, pots.rowAt(pStart+bad.child)
 				}
 			}
-			damage = append(damage, dmg)
+			*damage = append(*damage, dmg)
 			continue
 		}
 		if err := fn(rec); err != nil {
-			return damage, err
+			return true, err
 		}
 	}
-	return damage, nil
+	return false, nil
 }
 
 func afterDot(s string) string {
