@@ -38,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
 )
@@ -87,6 +88,12 @@ type Checker struct {
 	committedAt int64 // the round's commitment time, Unix microseconds (0: none)
 
 	dealt [64]uint8
+
+	// The parsed cards of the Casino Hold'em round being checked.
+	boxCards [6][2]card.Card
+	dealer   [2]card.Card
+	board    [5]card.Card
+
 	em    emitter // the findings of the round being checked // re-dealt card indices
 }
 

@@ -154,9 +154,11 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		return
 	}
 	// Cards: boxes in order (2 each), the dealer (2), the board (5).
-	var boxCards [6][2]card.Card
-	var dealer [2]card.Card
-	var board [5]card.Card
+	// In the Checker rather than on the stack: slices of them go to the
+	// duplicate check, which made them escape, one allocation per round.
+	boxCards, dealerP, boardP := &c.boxCards, &c.dealer, &c.board
+	*boxCards, *dealerP, *boardP = [6][2]card.Card{}, [2]card.Card{}, [5]card.Card{}
+	dealer, board := dealerP[:], boardP[:]
 	ok := true
 	dealt := dealtCards{e: e}
 	dup := dealt.add
@@ -169,13 +171,13 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		dup(field, boxCards[i][:])
 	}
 	nd := len(r.Dealer)
-	if !parseCards(e, "dealer", r.Dealer, dealer[:], 0, 2) {
+	if !parseCards(e, "dealer", r.Dealer, dealer, 0, 2) {
 		ok = false
 	} else {
 		dup("dealer", dealer[:nd])
 	}
 	nbd := len(r.Board)
-	if !parseCards(e, "board", r.Board, board[:], 0, 5) {
+	if !parseCards(e, "board", r.Board, board, 0, 5) {
 		ok = false
 	} else {
 		dup("board", board[:nbd])
@@ -196,7 +198,7 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	settle := ok && !dealt.dup
 	complete := settle && nd == 2 && nbd == 5
 	for i := range r.Boxes {
-		c.checkBox(r, i, &r.Boxes[i], rules, boxCards[i], dealer, board, nbd, complete, settle, t, e)
+		c.checkBox(r, i, &r.Boxes[i], rules, boxCards[i], *dealerP, *boardP, nbd, complete, settle, t, e)
 	}
 }
 

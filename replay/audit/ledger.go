@@ -175,15 +175,23 @@ func (l *Ledger) Reserve(n int64) { l.ids.reserve(n) }
 
 // ObserveAll observes ts in order, as Observe does each.
 func (l *Ledger) ObserveAll(ts []Trace, out []finding.Finding) []finding.Finding {
-	// The set of round ids is far larger than the caches: touch every
-	// slot the traces will probe first, with loads that do not depend on
-	// each other, so that the processor fetches them in parallel.
-	l.ids.touch(ts)
-	for i := range ts {
-		out = l.Observe(&ts[i], out)
+	// The set of round ids is far larger than the caches. Before a batch
+	// of traces is observed, a tight loop loads the slot each will probe:
+	// the loads depend on nothing in flight, so the processor overlaps
+	// their misses instead of taking them one at a time.
+	for len(ts) > 0 {
+		batch := ts[:min(observeBatch, len(ts))]
+		ts = ts[len(batch):]
+		l.ids.touch(batch)
+		for i := range batch {
+			out = l.Observe(&batch[i], out)
+		}
 	}
 	return out
 }
+
+// observeBatch is how many traces ObserveAll prefetches at a time.
+const observeBatch = 32
 
 // Observe checks t against the rounds observed before it, appends its
 // findings to out and returns the extended slice.
@@ -356,9 +364,9 @@ func (s *fpSet) touch(ts []Trace) {
 	mask := uint64(len(s.slots) - 1)
 	var sink uint64
 	for i := range ts {
-		sink += s.slots[ts[i].idFP&mask]
+		sink |= s.slots[ts[i].idFP&mask]
 	}
-	s.sink = sink // keeps the loads from being optimised away
+	s.sink = sink // kept, so that the loads are not optimised away
 }
 
 // reserve makes room for n fingerprints without growing.

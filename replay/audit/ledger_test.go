@@ -223,3 +223,35 @@ func TestCheckNeverPanics(t *testing.T) {
 		}, "round %d: %+v", i, r)
 	}
 }
+
+// BenchmarkLedgerObserve feeds the Ledger 4,000,000 rounds' traces in
+// units of 16,384 (fresh round ids, 100 tables and players, a new seed
+// every 50 rounds): the serial part of a replay, per round.
+func BenchmarkLedgerObserve(b *testing.B) {
+	const n, unit = 4_000_000, 16_384
+	ts := make([]Trace, n)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range ts {
+		t := &ts[i]
+		t.RoundID = "r"
+		t.idFP = rng.Uint64()
+		t.table = uint64(i % 100)
+		t.session = uint64(i%100) + 1000
+		t.Time, t.TimeOK = int64(i/100), true
+		t.seedFP, t.SeedOK = uint64(i/5000*100+i%100)+1, true
+		t.Nonce = uint64(i / 100 % 50)
+		t.ClientFP = 1
+		t.addPlayer(uint64(i%100), 0, 0, 0, false)
+	}
+	b.ResetTimer()
+	for range b.N {
+		l := NewLedger()
+		l.Reserve(n)
+		var out []finding.Finding
+		for k := 0; k < n; k += unit {
+			out = l.ObserveAll(ts[k:min(k+unit, n)], out[:0])
+		}
+		require.Empty(b, out)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/round")
+}
