@@ -87,14 +87,14 @@ type Checker struct {
 
 	committedAt int64 // the round's commitment time, Unix microseconds (0: none)
 
-	dealt [64]uint8
+	dealt [64]uint8 // the re-dealt card indices
 
 	// The parsed cards of the Casino Hold'em round being checked.
 	boxCards [6][2]card.Card
 	dealer   [2]card.Card
 	board    [5]card.Card
 
-	em    emitter // the findings of the round being checked // re-dealt card indices
+	em emitter // the findings of the round being checked
 }
 
 // NewChecker returns a Checker using cfg.
