@@ -45,12 +45,12 @@ type roundRow struct {
 	ProfileHash string `parquet:"profile_hash,optional,dict"`
 
 	Scheme                  string   `parquet:"scheme,dict"`
-	Commitment              string   `parquet:"commitment"`
+	Commitment              string   `parquet:"commitment,dict"`
 	CommittedAt             int64    `parquet:"committed_at,optional,timestamp(microsecond)"`
-	ServerSeed              string   `parquet:"server_seed"`
+	ServerSeed              string   `parquet:"server_seed,dict"`
 	RevealedAt              int64    `parquet:"revealed_at,optional,timestamp(microsecond)"`
 	ChainIndex              int64    `parquet:"chain_index,optional"`
-	ClientSeeds             []string `parquet:"client_seeds,list"`
+	ClientSeeds             []string `parquet:"client_seeds,list,dict"`
 	Nonce                   int64    `parquet:"nonce"`
 	BeaconChain             string   `parquet:"beacon_chain,optional,dict"`
 	BeaconRound             int64    `parquet:"beacon_round,optional"`
