@@ -294,12 +294,16 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 		return groupDamage(fmt.Sprintf("corrupt row group: %v", err)), nil
 	}
 	var need [4]int64
+	var nb, ns, na, np []int32
+	var ids []string
+	if fast {
+		nb, ns, na, np, ids = cols["n_boxes"].i32, cols["n_seats"].i32, cols["n_actions"].i32, cols["n_pots"].i32, cols["round_id"].strs
+	}
 	for k := range n {
 		var counts [4]int32
 		var id string
 		if fast {
-			counts = [4]int32{cols["n_boxes"].i32[k], cols["n_seats"].i32[k], cols["n_actions"].i32[k], cols["n_pots"].i32[k]}
-			id = cols["round_id"].strs[k]
+			counts, id = [4]int32{nb[k], ns[k], na[k], np[k]}, ids[k]
 		} else {
 			r := &all[k]
 			counts, id = [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots}, r.RoundID
