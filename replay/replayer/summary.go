@@ -99,6 +99,7 @@ func (s *Summary) finish() {
 // Totals accumulate wagers and returns by game, currency and bet type.
 type Totals struct {
 	games map[gameKey]*gameTotals
+	lastG *gameTotals // the totals of the last round's game and currency
 }
 
 type gameKey struct{ game, currency string }
@@ -115,6 +116,7 @@ const (
 var betNames = [numBets]string{BetAnte, BetCall, BetBonus, BetPot, BetTotal}
 
 type gameTotals struct {
+	key               gameKey
 	rounds            int64
 	wagered, returned [numBets]int64
 }
@@ -123,12 +125,15 @@ func (t *Totals) get(game, currency string) *gameTotals {
 	if t.games == nil {
 		t.games = map[gameKey]*gameTotals{}
 	}
-	k := gameKey{game, currency}
-	g := t.games[k]
-	if g == nil {
-		g = &gameTotals{}
-		t.games[gameKey{cloneString(game), cloneString(currency)}] = g
+	if g := t.lastG; g != nil && g.key.game == game && g.key.currency == currency {
+		return g
 	}
+	g := t.games[gameKey{game, currency}]
+	if g == nil {
+		g = &gameTotals{key: gameKey{cloneString(game), cloneString(currency)}}
+		t.games[g.key] = g
+	}
+	t.lastG = g
 	return g
 }
 
