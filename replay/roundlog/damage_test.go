@@ -77,6 +77,9 @@ func TestDamageValues(t *testing.T) {
 			assert.Equal(t, tc.column, d.Column)
 			assert.Contains(t, d.Error(), tc.wantMsg)
 			assert.Contains(t, d.Error(), "row group 1")
+			// Read after the later row groups reused the reader's buffers:
+			// the damage owns its round id.
+			assert.Equal(t, rs[13].RoundID, d.RoundID)
 			want := jsonRoundTrip(t, append(append([]round.Round{}, rs[:13]...), rs[14:]...))
 			assert.Equal(t, want, got, "every other round is read")
 		})
