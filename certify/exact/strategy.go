@@ -58,19 +58,27 @@ const (
 )
 
 // WriteStrategy writes one row per state, in the states' order, as
-// Parquet: the decision of st and the exact EV(call) under p. The bytes
-// depend only on the inputs.
-func WriteStrategy(w io.Writer, states []State, p Params, st Strategy) error {
+// Parquet: the decision of st and the exact EV(call) under p. kv are more
+// key-value metadata pairs (such as [MetaProfile] and [MetaProfileHash]).
+// The bytes depend only on the inputs.
+func WriteStrategy(w io.Writer, states []State, p Params, st Strategy, kv ...string) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	if len(kv)%2 != 0 {
+		return fmt.Errorf("exact: metadata %q: want key, value pairs", kv)
+	}
 	po := p.payoffs()
-	pw := parquet.NewGenericWriter[StrategyRow](w,
+	opts := []parquet.WriterOption{
 		parquet.CreatedBy(createdByApp, createdByVer, ""),
 		parquet.KeyValueMetadata(MetaCompletions, fmt.Sprint(Completions)),
 		parquet.Compression(&snappy.Codec{}),
-		parquet.PageBufferSize(256<<10),
-	)
+		parquet.PageBufferSize(256 << 10),
+	}
+	for i := 0; i < len(kv); i += 2 {
+		opts = append(opts, parquet.KeyValueMetadata(kv[i], kv[i+1]))
+	}
+	pw := parquet.NewGenericWriter[StrategyRow](w, opts...)
 	const batch = 1 << 16
 	rows := make([]StrategyRow, 0, batch)
 	flush := func() error {

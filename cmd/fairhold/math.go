@@ -189,7 +189,8 @@ func writeStrategyFile(path string, sol *exact.Solution, g *mathGame) error {
 	if err != nil {
 		return fmt.Errorf("math: failed to create the strategy file: %w", err)
 	}
-	if err := exact.WriteStrategy(f, sol.States, g.params, exact.Optimal(g.params)); err != nil {
+	if err := exact.WriteStrategy(f, sol.States, g.params, exact.Optimal(g.params),
+		exact.MetaProfile, g.prof.Name, exact.MetaProfileHash, g.prof.Hash()); err != nil {
 		f.Close()
 		return fmt.Errorf("math: %s: %w", path, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -32,6 +33,7 @@ type simulateOptions struct {
 	listFaults bool
 	asJSON     bool
 	rowGroup   int
+	optimal    string
 }
 
 type faultListing struct {
@@ -54,13 +56,21 @@ live table, per-player client seeds and nonces, bets auto-adjusted to the table
 limits, settlement by the rules profile, wallets with balances, occasional void
 rounds. The same --seed gives the same files, byte for byte.
 
+Casino Hold'em players follow one of the strategies always-call, basic (call
+with a pair or better, an ace or a king, or four to a flush) and random (fold a
+quarter of the time). With --optimal-strategy FILE, a strategy file written by
+'fairhold math GAME --strategy-out FILE' for the same rules profile, a quarter
+of the players follow the exact optimal strategy instead of the basic one.
+
 --faults injects faults from the catalogue (--list-faults) at a rate per round
 (per seed session for the session faults; default 0.01). Every injected fault
 is listed in DIR/faults.jsonl (round_id, fault, code): the findings a replay
 must report.`,
 		Example: `  fairhold simulate --game casino-holdem --rounds 100000 --out day1
   fairhold simulate --game double-holdem --rounds 5000 --out dh --faults dh-pot-wrong-winner:0.02,cards-mismatch
-  fairhold simulate --list-faults --json`,
+  fairhold simulate --list-faults --json
+  fairhold math casino-holdem --strategy-out strategy.parquet   # exit 3: a published claim fails
+  fairhold simulate --game casino-holdem --rounds 100000 --out day1 --optimal-strategy strategy.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.listFaults {
@@ -79,6 +89,7 @@ must report.`,
 	f.StringVar(&o.format, "format", "parquet", "parquet or jsonl")
 	f.StringVar(&o.profile, "profile", "", "rules profile, a built-in name or a JSON file (default: the built-in profile of the game)")
 	f.IntVar(&o.rowGroup, "row-group", roundlog.DefaultRowGroupRounds, "rounds per Parquet row group")
+	f.StringVar(&o.optimal, "optimal-strategy", "", "Casino Hold'em: a strategy `FILE` written by 'fairhold math --strategy-out' for the same profile; a quarter of the players follow it")
 	f.BoolVar(&o.listFaults, "list-faults", false, "list the fault catalogue and exit")
 	f.BoolVar(&o.asJSON, "json", false, "with --list-faults: print JSON")
 	return cmd
@@ -124,6 +135,11 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 			return usageError(err)
 		}
 		cfg.Profile = p
+	}
+	if o.optimal != "" {
+		if cfg.Optimal, err = loadOptimal(o.optimal, o.game, cfg.Profile); err != nil {
+			return usageError(err)
+		}
 	}
 	s, err := sim.New(cfg)
 	if err != nil {
@@ -235,4 +251,40 @@ func produceRounds(s *sim.Simulator, out chan<- simBatch, stop <-chan struct{}) 
 			return
 		}
 	}
+}
+
+// loadOptimal reads a strategy file for the simulator and checks that it
+// decides every state and was computed for the profile simulated (the
+// built-in profile of game when p is nil).
+func loadOptimal(path, game string, p *profile.Profile) (*exact.Decisions, error) {
+	if game != round.CasinoHoldem && game != round.LiveCasinoHoldem {
+		return nil, fmt.Errorf("--optimal-strategy: %s has no call/fold strategy (casino-holdem and live-casino-holdem do)", game)
+	}
+	if p == nil {
+		var err error
+		if p, err = profile.Builtin(game); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--optimal-strategy: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("--optimal-strategy: %w", err)
+	}
+	d, meta, err := exact.ReadDecisions(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if h := meta[exact.MetaProfileHash]; h != p.Hash() {
+		return nil, fmt.Errorf("%s: strategy for profile %q (sha256 %.16s), but the simulation uses %s (sha256 %.16s): write one with 'fairhold math %s --strategy-out'",
+			path, meta[exact.MetaProfile], h, p.Name, p.Hash(), game)
+	}
+	if !d.Complete() {
+		return nil, fmt.Errorf("%s: decides %d of the 25,989,600 (hole, flop) states: want a whole strategy, not a partial run", path, d.States())
+	}
+	return d, nil
 }

@@ -12,7 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
 	"github.com/fairhold/fairhold/replay/sim"
 )
@@ -116,4 +120,80 @@ func TestSimulateUsageErrors(t *testing.T) {
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, tc.args)
 	}
+}
+
+// writeStrategy writes a whole strategy file (every state; decisions by
+// the flop hand, not the optimal ones: the test is about the plumbing) for
+// the named built-in profile, or only its first n states when n > 0.
+func writeStrategy(t *testing.T, path, profileName string, n int) {
+	t.Helper()
+	p, err := profile.Builtin(profileName)
+	require.NoError(t, err)
+	states := exact.AllStates()
+	if n > 0 {
+		states = states[:n]
+	}
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	require.NoError(t, exact.WriteStrategy(f, states, exact.DefaultParams(),
+		func(s *exact.State) bool { return s.FlopValue.Category() >= hand.OnePair },
+		exact.MetaProfile, p.Name, exact.MetaProfileHash, p.Hash()))
+}
+
+func TestSimulateOptimalStrategy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("expands a whole strategy file")
+	}
+	dir := t.TempDir()
+	strat := filepath.Join(dir, "strategy.parquet")
+	writeStrategy(t, strat, round.CasinoHoldem, 0)
+
+	out := filepath.Join(dir, "day")
+	_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "3000", "--players", "20", "--out", out, "--optimal-strategy", strat)
+	require.Equal(t, 0, code, stderr)
+	stdout, stderr, code := runCLI("replay", out, "--json")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"rounds": 3000`)
+
+	// The players given the file's strategy change the log: without it the
+	// same seed deals the same cards but some decisions differ.
+	plain := filepath.Join(dir, "plain")
+	_, stderr, code = runCLI("simulate", "--game", "casino-holdem", "--rounds", "3000", "--players", "20", "--out", plain)
+	require.Equal(t, 0, code, stderr)
+	a, err := os.ReadFile(filepath.Join(out, "part-00000.boxes.parquet"))
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(plain, "part-00000.boxes.parquet"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a, b)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"another profile", []string{"--game", "live-casino-holdem"}, `strategy for profile "casino-holdem"`},
+		{"double hold'em", []string{"--game", "double-holdem"}, "has no call/fold strategy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"simulate", "--rounds", "10", "--out", filepath.Join(dir, "x"), "--optimal-strategy", strat}, tc.args...)
+			_, stderr, code := runCLI(args...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr, tc.want)
+		})
+	}
+	t.Run("partial", func(t *testing.T) {
+		part := filepath.Join(dir, "partial.parquet")
+		writeStrategy(t, part, round.CasinoHoldem, 1000)
+		_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "10", "--out", filepath.Join(dir, "y"), "--optimal-strategy", part)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, stderr, "partial.parquet: decides")
+	})
+	t.Run("not parquet", func(t *testing.T) {
+		bad := filepath.Join(dir, "bad.parquet")
+		require.NoError(t, os.WriteFile(bad, []byte("no"), 0o644))
+		_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "10", "--out", filepath.Join(dir, "z"), "--optimal-strategy", bad)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, stderr, "bad.parquet: not a Parquet file")
+	})
 }

@@ -161,6 +161,15 @@ func (s *Simulator) decide(sl *slot, player [2]card.Card, flop []card.Card) casi
 			return casino.Fold
 		}
 		return casino.Call
+	case StrategyOptimal:
+		// Only given to players when Config.Optimal is set. A state the
+		// policy does not cover falls through to the basic strategy.
+		if call, ok := s.cfg.Optimal.Call(player, [3]card.Card{flop[0], flop[1], flop[2]}); ok {
+			if call {
+				return casino.Call
+			}
+			return casino.Fold
+		}
 	}
 	// Basic: call with a pair or better, an ace or a king, or four to a
 	// flush; fold otherwise.

@@ -16,6 +16,9 @@ const (
 	StrategyAlwaysCall = "always-call"
 	StrategyBasic      = "basic"
 	StrategyRandom     = "random"
+	// StrategyOptimal follows Config.Optimal: the optimal strategy of the
+	// exact analysis (`fairhold math --strategy-out`).
+	StrategyOptimal = "optimal"
 )
 
 // slot is one player position: the player sitting there, their wallet,
@@ -87,7 +90,11 @@ func (s *Simulator) newSlot() *slot {
 		sl.balance = bb*(40+s.rng.Int64N(160)) + s.rng.Int64N(bb)
 	default:
 		c := s.p.Casino
-		sl.strategy = [...]string{StrategyAlwaysCall, StrategyBasic, StrategyBasic, StrategyRandom}[s.rng.IntN(4)]
+		strategies := [...]string{StrategyAlwaysCall, StrategyBasic, StrategyBasic, StrategyRandom}
+		if s.cfg.Optimal != nil {
+			strategies[2] = StrategyOptimal
+		}
+		sl.strategy = strategies[s.rng.IntN(4)]
 		sl.baseAnte = c.Limits.AnteMin * (1 + s.rng.Int64N(20))
 		if s.rng.IntN(20) == 0 {
 			sl.baseAnte = c.Limits.AnteMax + c.Limits.AnteMin // asks above the maximum: auto-adjusted

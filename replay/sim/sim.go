@@ -45,6 +45,7 @@ import (
 
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/profile"
@@ -73,6 +74,19 @@ type Config struct {
 	Profile *profile.Profile
 	// Currency is the ISO 4217 code; "" is EUR.
 	Currency string
+	// Optimal, if not nil, is the optimal call/fold policy of the Casino
+	// Hold'em games (the profile's exact solution): a quarter of the
+	// players then follow it instead of the simple basic strategy. It must
+	// decide every (hole, flop) state.
+	Optimal CallPolicy
+}
+
+// CallPolicy decides a Casino Hold'em box after the flop. Call reports
+// whether to call with these hole cards and flop, and ok whether the
+// policy covers the state. *exact.Decisions (package certify/exact) is
+// one, read from a strategy file.
+type CallPolicy interface {
+	Call(hole [2]card.Card, flop [3]card.Card) (call, ok bool)
 }
 
 // FaultRate is a fault to inject and its rate (0 < Rate <= 1).

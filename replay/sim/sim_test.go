@@ -362,3 +362,74 @@ func TestFaultsInjectWhatTheySay(t *testing.T) {
 		}
 	}
 }
+
+// parityPolicy calls unless the five cards' indices add up to a multiple
+// of 3: a decision no built-in strategy makes.
+type parityPolicy struct{ asked int }
+
+func (p *parityPolicy) Call(hole [2]card.Card, flop [3]card.Card) (bool, bool) {
+	p.asked++
+	sum := int(hole[0]) + int(hole[1]) + int(flop[0]) + int(flop[1]) + int(flop[2])
+	return sum%3 != 0, true
+}
+
+// TestOptimalPolicyPlayers checks that with Config.Optimal a share of the
+// players decide by the policy, and that their rounds still verify.
+func TestOptimalPolicyPlayers(t *testing.T) {
+	for _, g := range []string{round.CasinoHoldem, round.LiveCasinoHoldem} {
+		t.Run(g, func(t *testing.T) {
+			p, err := profile.Builtin(g)
+			require.NoError(t, err)
+			c := newChecker(t, p)
+			pol := &parityPolicy{}
+			// 20 players: each follows the policy with probability 1/4.
+			s, err := New(Config{Game: g, Rounds: 3000, Seed: 11, Players: 20, Optimal: pol})
+			require.NoError(t, err)
+			var calls, folds int
+			for !s.Done() {
+				r, _, err := s.Next()
+				require.NoError(t, err)
+				require.Empty(t, c.check(r), r.RoundID)
+				if r.Void || len(r.Board) < 3 {
+					continue
+				}
+				flop, err := card.ParseStrings(r.Board[:3])
+				require.NoError(t, err)
+				for _, b := range r.Boxes {
+					var sl *slot
+					for _, x := range s.slots {
+						if x.player == b.PlayerID {
+							sl = x
+						}
+					}
+					if sl == nil || sl.strategy != StrategyOptimal {
+						continue
+					}
+					hole, err := card.ParseStrings(b.Cards)
+					require.NoError(t, err)
+					want, _ := (&parityPolicy{}).Call([2]card.Card{hole[0], hole[1]}, [3]card.Card{flop[0], flop[1], flop[2]})
+					if want {
+						assert.Equal(t, "call", b.Decision, r.RoundID)
+						calls++
+					} else {
+						assert.Equal(t, "fold", b.Decision, r.RoundID)
+						folds++
+					}
+				}
+			}
+			assert.Positive(t, calls)
+			assert.Positive(t, folds)
+			assert.GreaterOrEqual(t, pol.asked, calls+folds)
+		})
+	}
+	// Without a policy no player is given the optimal strategy.
+	s, err := New(Config{Game: round.CasinoHoldem, Rounds: 500, Seed: 11})
+	require.NoError(t, err)
+	for !s.Done() {
+		_, _, err := s.Next()
+		require.NoError(t, err)
+	}
+	for _, sl := range s.slots {
+		assert.NotEqual(t, StrategyOptimal, sl.strategy)
+	}
+}
