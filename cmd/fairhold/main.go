@@ -16,9 +16,14 @@ func main() {
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
+	stopProfile := addProfiling(root)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return exitCode(root.Execute(), stderr)
+	code := exitCode(root.Execute(), stderr)
+	if err := stopProfile(); err != nil && code == 0 {
+		code = exitCode(err, stderr)
+	}
+	return code
 }
