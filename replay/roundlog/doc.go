@@ -27,6 +27,11 @@
 // same result for any number of workers. [Dataset.Scan] reads everything
 // in order.
 //
+// The callback's [Record] and everything it points to, strings included,
+// are the reader's reused buffers: a steady read allocates almost nothing
+// per round, and a string from a Record may hold other text once the
+// callback has returned. Copy (strings.Clone) what must outlive the call.
+//
 // Damaged input never stops the read: a file that cannot be opened, a
 // corrupt row group, a null in a required column, an invalid card, a
 // negative or overflowing amount is reported as a [DamageError] naming the

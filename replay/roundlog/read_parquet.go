@@ -12,8 +12,8 @@ import (
 )
 
 // ReadUnit reads unit i and calls fn for each readable round, in row
-// order. The Record and everything it points to are reused after fn
-// returns: copy what must be kept. Damage (unreadable row groups, rows with
+// order. The Record and everything it points to, its strings included,
+// are reused after fn returns: copy what must be kept (strings.Clone). Damage (unreadable row groups, rows with
 // invalid values) is returned as DamageErrors alongside; the rounds of the
 // rest of the unit are still passed to fn. The error is fn's error, which
 // stops the read.
