@@ -59,35 +59,18 @@ func parseFast(s string) (int64, bool) {
 func appendTime(b []byte, us int64) []byte {
 	t := time.UnixMicro(us).UTC()
 	y, mo, d := t.Date()
-	h, mi, s := t.Clock()
 	if y < 0 || y > 9999 {
 		return t.AppendFormat(b, time.RFC3339Nano)
 	}
-	two := func(v int) { b = append(b, byte('0'+v/10), byte('0'+v%10)) }
-	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
-	two(int(mo))
-	b = append(b, '-')
-	two(d)
-	b = append(b, 'T')
-	two(h)
-	b = append(b, ':')
-	two(mi)
-	b = append(b, ':')
-	two(s)
-	if f := int(((us % 1_000_000) + 1_000_000) % 1_000_000); f != 0 {
-		var digits [6]byte
-		for i := 5; i >= 0; i-- {
-			digits[i] = byte('0' + f%10)
-			f /= 10
-		}
-		n := 6
-		for n > 0 && digits[n-1] == '0' {
-			n--
-		}
-		b = append(b, '.')
-		b = append(b, digits[:n]...)
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+mo/10), byte('0'+mo%10), '-', byte('0'+d/10), byte('0'+d%10), 'T')
+	// The microseconds into the day, counted from the day's midnight (a
+	// time before 1970 has a negative us).
+	rem := us % microsPerDay
+	if rem < 0 {
+		rem += microsPerDay
 	}
-	return append(b, 'Z')
+	return appendClock(b, rem)
 }
 
 // timeCache remembers the last formatted time of a column: the commitment

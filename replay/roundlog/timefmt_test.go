@@ -3,6 +3,7 @@ package roundlog
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -32,5 +33,21 @@ func TestTimeCacheMatchesAppendTime(t *testing.T) {
 		check(base)
 		check(base - base%1000)
 		check(base - base%1_000_000)
+	}
+}
+
+// TestAppendTimeMatchesPackageTime checks the formatter against package
+// time's RFC 3339 (shortest fraction) over years 1 to 9999, before 1970
+// included.
+func TestAppendTimeMatchesPackageTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const lo, hi = -62135596800000000, 253402300799999999 // 0001-01-01 to 9999-12-31
+	for range 200_000 {
+		us := lo + rng.Int64N(hi-lo)
+		if rng.IntN(2) == 0 {
+			us -= us % 1_000_000 // whole seconds too
+		}
+		want := time.UnixMicro(us).UTC().Format(time.RFC3339Nano)
+		require.Equal(t, want, string(appendTime(nil, us)), "us=%d", us)
 	}
 }
