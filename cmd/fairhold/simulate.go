@@ -88,7 +88,7 @@ must report.`,
 	f.StringVar(&o.faults, "faults", "", "faults to inject, NAME[:RATE],... (see --list-faults)")
 	f.StringVar(&o.format, "format", "parquet", "parquet or jsonl")
 	f.StringVar(&o.profile, "profile", "", "rules profile, a built-in name or a JSON file (default: the built-in profile of the game)")
-	f.IntVar(&o.rowGroup, "row-group", roundlog.DefaultRowGroupRounds, "rounds per Parquet row group")
+	f.IntVar(&o.rowGroup, "row-group", roundlog.DefaultRowGroupRounds, "rounds per Parquet row group at most (a row group also ends when a child table reaches 65,536 rows)")
 	f.StringVar(&o.optimal, "optimal-strategy", "", "Casino Hold'em: a strategy `FILE` written by 'fairhold math --strategy-out' for the same profile; a quarter of the players follow it")
 	f.BoolVar(&o.listFaults, "list-faults", false, "list the fault catalogue and exit")
 	f.BoolVar(&o.asJSON, "json", false, "with --list-faults: print JSON")

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -135,17 +136,29 @@ const MaxChainWalk = 1 << 20
 // hash-chain table has one per round), tables
 // and players, not with the size of the rounds.
 type Ledger struct {
-	ids     fpSet                      // round ids
-	nonces  map[[2]uint64][]nonceRange // nonces seen per (server seed, client input)
-	seeds   map[uint64]seedState
-	chains  map[[32]byte]chainState // by anchor (commitment)
-	tables  map[uint64]int64        // last round time per table
-	players map[uint64]lastBalance
+	ids fpSet // round ids
+	// The nonces seen per (server seed, client input): the first run, and
+	// the others for the few keys that have more than one. The per-seed
+	// maps hold no pointers, so that the collector need not scan them (a
+	// hash-chain table has a seed per round).
+	nonces   map[[2]uint64]nonceRange
+	moreRuns map[[2]uint64][]nonceRange
+	seeds    map[uint64]seedState
+	seedIDs  []byte                  // the round ids of seedState.first
+	chains   map[[32]byte]chainState // by anchor (commitment)
+	tables   map[uint64]int64        // last round time per table
+	players  map[uint64]lastBalance
 }
 
 type seedState struct {
 	session uint64
-	roundID string
+	first   textRef // the id of the round that first used the seed, in seedIDs
+}
+
+// textRef is a text in one of the Ledger's byte slices.
+type textRef struct {
+	off int64
+	n   int32
 }
 
 type chainState struct {
@@ -161,11 +174,12 @@ type lastBalance struct {
 // NewLedger returns an empty Ledger.
 func NewLedger() *Ledger {
 	return &Ledger{
-		seeds:   map[uint64]seedState{},
-		nonces:  map[[2]uint64][]nonceRange{},
-		chains:  map[[32]byte]chainState{},
-		tables:  map[uint64]int64{},
-		players: map[uint64]lastBalance{},
+		seeds:    map[uint64]seedState{},
+		nonces:   map[[2]uint64]nonceRange{},
+		moreRuns: map[[2]uint64][]nonceRange{},
+		chains:   map[[32]byte]chainState{},
+		tables:   map[uint64]int64{},
+		players:  map[uint64]lastBalance{},
 	}
 }
 
@@ -241,15 +255,15 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	fp := t.seedFP
 	if s, ok := l.seeds[fp]; ok {
 		if s.session != t.session {
-			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+s.roundID, "another session", "")
+			first := string(l.seedIDs[s.first.off : s.first.off+int64(s.first.n)])
+			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+first, "another session", "")
 		}
 	} else {
-		l.seeds[fp] = seedState{session: t.session, roundID: t.RoundID}
+		ref := textRef{int64(len(l.seedIDs)), int32(len(t.RoundID))}
+		l.seedIDs = append(l.seedIDs, t.RoundID...)
+		l.seeds[fp] = seedState{session: t.session, first: ref}
 	}
-	k := [2]uint64{fp, t.ClientFP}
-	rs, fresh := addNonce(l.nonces[k], t.Nonce)
-	l.nonces[k] = rs
-	if !fresh {
+	if !l.addNonce([2]uint64{fp, t.ClientFP}, t.Nonce) {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
 	}
 	switch c := t.link; {
@@ -294,6 +308,43 @@ func (l *Ledger) observeLink(t *Trace, add func(code finding.Code, field, expect
 
 func formatMicros(us int64) string {
 	return time.UnixMicro(us).UTC().Format(time.RFC3339Nano)
+}
+
+// addNonce records nonce n for key k and reports whether it was new.
+func (l *Ledger) addNonce(k [2]uint64, n uint64) bool {
+	first, ok := l.nonces[k]
+	if !ok {
+		l.nonces[k] = nonceRange{n, n}
+		return true
+	}
+	more := l.moreRuns[k]
+	if more == nil {
+		// One run: the usual case, a session counting its nonces up.
+		switch {
+		case n >= first.lo && n <= first.hi:
+			return false
+		case first.hi != math.MaxUint64 && n == first.hi+1:
+			first.hi = n
+		case n != math.MaxUint64 && n+1 == first.lo:
+			first.lo = n
+		default:
+			more = []nonceRange{first}
+		}
+		if more == nil {
+			l.nonces[k] = first
+			return true
+		}
+	} else {
+		more = append([]nonceRange{first}, more...)
+	}
+	rs, fresh := addNonce(more, n)
+	l.nonces[k] = rs[0]
+	if len(rs) > 1 {
+		l.moreRuns[k] = rs[1:]
+	} else {
+		delete(l.moreRuns, k)
+	}
+	return fresh
 }
 
 // nonceRange is a run of nonces seen, lo..hi inclusive.

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/hex"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -254,4 +255,40 @@ func BenchmarkLedgerObserve(b *testing.B) {
 		require.Empty(b, out)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/round")
+}
+
+// TestLedgerNoncesMatchASet checks the Ledger's runs of nonces against a
+// plain set, with nonces near 0 and near the top of uint64 and keys with
+// one run and with many.
+func TestLedgerNoncesMatchASet(t *testing.T) {
+	l := NewLedger()
+	seen := map[[3]uint64]bool{}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 200_000 {
+		k := [2]uint64{uint64(rng.IntN(5)), uint64(rng.IntN(2))}
+		var n uint64
+		switch rng.IntN(4) {
+		case 0:
+			n = uint64(rng.IntN(40))
+		case 1:
+			n = math.MaxUint64 - uint64(rng.IntN(40))
+		case 2:
+			n = 1000 + uint64(rng.IntN(400))
+		default:
+			n = rng.Uint64()
+		}
+		key := [3]uint64{k[0], k[1], n}
+		require.Equal(t, !seen[key], l.addNonce(k, n), "key %v nonce %d", k, n)
+		seen[key] = true
+	}
+	// Runs stay sorted, disjoint and not adjacent.
+	for k, first := range l.nonces {
+		rs := append([]nonceRange{first}, l.moreRuns[k]...)
+		for i, r := range rs {
+			require.LessOrEqual(t, r.lo, r.hi)
+			if i > 0 {
+				require.Greater(t, r.lo, rs[i-1].hi+1)
+			}
+		}
+	}
 }

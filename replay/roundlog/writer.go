@@ -17,6 +17,7 @@ import (
 // Default sizes.
 const (
 	DefaultRowGroupRounds = 16384
+	DefaultRowGroupRows   = 65536
 	DefaultFileRounds     = 4 << 20
 )
 
@@ -26,6 +27,10 @@ type Options struct {
 	// of a part is flushed at the same round boundaries, so a writer holds
 	// one row group of rounds (and their child rows) in memory.
 	RowGroupRounds int
+	// RowGroupRows also ends a row group once a child table holds this
+	// many rows for it (Double Hold'em hands have about 20 actions each):
+	// a reader's memory follows the rows of a row group, not its rounds.
+	RowGroupRows int
 	// FileRounds is the number of rounds per part before a new part is
 	// started.
 	FileRounds int64
@@ -34,6 +39,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.RowGroupRounds <= 0 {
 		o.RowGroupRounds = DefaultRowGroupRounds
+	}
+	if o.RowGroupRows <= 0 {
+		o.RowGroupRows = DefaultRowGroupRows
 	}
 	if o.FileRounds <= 0 {
 		o.FileRounds = DefaultFileRounds
@@ -79,8 +87,10 @@ func (w *ParquetWriter) Write(r *round.Round) error {
 		return fmt.Errorf("round %q: %w", r.RoundID, err)
 	}
 	w.cur.n++
-	if len(w.cur.rounds) >= w.opts.RowGroupRounds {
-		return w.cur.flush()
+	c := w.cur
+	if len(c.rounds) >= w.opts.RowGroupRounds ||
+		max(len(c.boxes), len(c.seats), len(c.actions), len(c.pots)) >= w.opts.RowGroupRows {
+		return c.flush()
 	}
 	return nil
 }
