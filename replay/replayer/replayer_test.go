@@ -266,3 +266,23 @@ func TestReplayDamagedRow(t *testing.T) {
 	assert.NotEmpty(t, damaged.Field)
 	assert.Contains(t, damaged.Detail, "row group 0")
 }
+
+// TestDoubleTotalsLeaveOutUncalledBets: an uncalled bet handed back is not
+// wagered, the rake is, and the pots' shares are returned.
+func TestDoubleTotalsLeaveOutUncalledBets(t *testing.T) {
+	r := &round.Round{Game: round.DoubleHoldem, Currency: "EUR", Double: &round.DoubleHand{
+		Actions: []round.Action{
+			{Seat: 1, Kind: "small-blind", Amount: 50}, {Seat: 2, Kind: "big-blind", Amount: 100},
+			{Seat: 1, Kind: "call", Amount: 50}, {Seat: 2, Kind: "check"},
+			{Seat: 1, Street: "flop", Kind: "bet", Amount: 5000}, {Seat: 2, Street: "flop", Kind: "fold"},
+		},
+		Pots: []round.Pot{{Amount: 190, Eligible: []int{1}, Winners: []int{1}, Shares: []int64{190}}},
+		Rake: 10,
+	}}
+	var tot Totals
+	require.NoError(t, tot.add(r))
+	g := tot.get(round.DoubleHoldem, "EUR")
+	assert.Equal(t, int64(200), g.wagered[iPot], "200 into the pot, 5,000 handed back uncalled")
+	assert.Equal(t, int64(190), g.returned[iPot])
+	assert.Equal(t, int64(200), g.wagered[iTotal])
+}

@@ -2,6 +2,7 @@ package replayer
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -15,7 +16,7 @@ const (
 	BetAnte  = "ante"
 	BetCall  = "call"
 	BetBonus = "aa-bonus"
-	BetPot   = "pot" // Double Hold'em: chips put in the pots, and pots won
+	BetPot   = "pot" // Double Hold'em: chips that went into the pots (uncalled bets excluded) plus the rake, and the pots' shares won
 	BetTotal = "total"
 )
 
@@ -165,20 +166,29 @@ func (t *Totals) add(r *round.Round) error {
 		}
 	}
 	if d := r.Double; d != nil {
-		var in, out int64
+		// Wagered: the chips that went into the pots and the rake, that is
+		// what the players put in less any uncalled bet handed back.
+		// Returned: the pots' shares. RTP is then 1 - the rake's share.
+		var in, pots, out int64
 		for _, a := range d.Actions {
-			if a.Amount > 0 {
+			if a.Amount > 0 && in <= math.MaxInt64-a.Amount {
 				in += a.Amount
 			}
 		}
 		for _, p := range d.Pots {
+			if p.Amount > 0 && pots <= math.MaxInt64-p.Amount {
+				pots += p.Amount
+			}
 			for _, s := range p.Shares {
-				if s > 0 {
+				if s > 0 && out <= math.MaxInt64-s {
 					out += s
 				}
 			}
 		}
-		put(iPot, in, out)
+		if d.Rake > 0 && pots <= math.MaxInt64-d.Rake {
+			pots += d.Rake
+		}
+		put(iPot, min(in, pots), out)
 	}
 	if err != nil {
 		return fmt.Errorf("round %s: totals overflow int64: %w", r.RoundID, err)

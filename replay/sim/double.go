@@ -208,6 +208,10 @@ func (g *betting) call(p *dpl, toCall int64) {
 	g.put(p, min(toCall, p.stack), double.KindCall)
 }
 
+// maxStackBlinds is the stack, in big blinds, at which a simulated Double
+// Hold'em player leaves the table.
+const maxStackBlinds = 400
+
 func (s *Simulator) playDouble(r *round.Round) error {
 	d := s.p.Double
 	if d.Structure != profile.NoLimit && d.Structure != "" {
@@ -215,7 +219,10 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	}
 	n := len(s.slots)
 	for k, sl := range s.slots {
-		if sl.balance < d.BigBlind {
+		// A busted player is replaced, and so is one who has won 400 big
+		// blinds' worth (they cash out): without it chips pile up at the
+		// table over millions of hands and stacks grow without bound.
+		if sl.balance < d.BigBlind || sl.balance > maxStackBlinds*d.BigBlind {
 			s.slots[k] = s.newSlot()
 			s.seatsChanged = true
 		}
