@@ -4,7 +4,6 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -318,30 +317,13 @@ func (l *Ledger) addNonce(k [2]uint64, n uint64) bool {
 		return true
 	}
 	more := l.moreRuns[k]
-	if more == nil {
-		// One run: the usual case, a session counting its nonces up.
-		switch {
-		case n >= first.lo && n <= first.hi:
-			return false
-		case first.hi != math.MaxUint64 && n == first.hi+1:
-			first.hi = n
-		case n != math.MaxUint64 && n+1 == first.lo:
-			first.lo = n
-		default:
-			more = []nonceRange{first}
-		}
-		if more == nil {
-			l.nonces[k] = first
-			return true
-		}
-	} else {
-		more = append([]nonceRange{first}, more...)
-	}
-	rs, fresh := addNonce(more, n)
+	var buf [4]nonceRange
+	rs, fresh := addNonce(append(append(buf[:0], first), more...), n)
 	l.nonces[k] = rs[0]
-	if len(rs) > 1 {
-		l.moreRuns[k] = rs[1:]
-	} else {
+	switch {
+	case len(rs) > 1:
+		l.moreRuns[k] = append(more[:0], rs[1:]...)
+	case more != nil:
 		delete(l.moreRuns, k)
 	}
 	return fresh

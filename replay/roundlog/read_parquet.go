@@ -13,10 +13,10 @@ import (
 
 // ReadUnit reads unit i and calls fn for each readable round, in row
 // order. The Record and everything it points to, its strings included,
-// are reused after fn returns: copy what must be kept (strings.Clone). Damage (unreadable row groups, rows with
-// invalid values) is returned as DamageErrors alongside; the rounds of the
-// rest of the unit are still passed to fn. The error is fn's error, which
-// stops the read.
+// are reused after fn returns: copy what must be kept (strings.Clone).
+// Damage (unreadable row groups, rows with invalid values) is returned as
+// DamageErrors alongside; the rounds of the rest of the unit are still
+// passed to fn. The error is fn's error, which stops the read.
 func (d *Dataset) ReadUnit(i int, fn func(*Record) error) ([]*DamageError, error) {
 	u := d.units[i]
 	if u.Format == FormatJSONL {
@@ -310,7 +310,7 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 		}
 		for i, c := range counts {
 			if c < 0 {
-				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: strings.Clone(id), Reason: fmt.Sprintf("negative count %d", c)}}, nil
+				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: id, Reason: fmt.Sprintf("negative count %d", c)}}, nil
 			}
 			need[i] += int64(c)
 		}
