@@ -68,7 +68,7 @@ func (d *Decisions) add(s *State, call bool, perms []suitPerm) error {
 		w, b := i/64, uint64(1)<<(i%64)
 		if d.known[w]&b != 0 {
 			if (d.call[w]&b != 0) != call {
-				return fmt.Errorf("state %s %s: its class overlaps another state's with another decision", cardsText(s.Hole[:]), cardsText(s.Flop[:]))
+				return fmt.Errorf("state %s %s: its class overlaps another state's with another decision", card.Format(s.Hole[:]), card.Format(s.Flop[:]))
 			}
 			continue
 		}
@@ -79,13 +79,11 @@ func (d *Decisions) add(s *State, call bool, perms []suitPerm) error {
 		set++
 	}
 	if set != s.Weight {
-		return fmt.Errorf("state %s %s: weight %d, but its class holds %d new (hole, flop) states", cardsText(s.Hole[:]), cardsText(s.Flop[:]), s.Weight, set)
+		return fmt.Errorf("state %s %s: weight %d, but its class holds %d new (hole, flop) states", card.Format(s.Hole[:]), card.Format(s.Flop[:]), s.Weight, set)
 	}
 	d.n += set
 	return nil
 }
-
-func cardsText(cs []card.Card) string { return card.Format(cs) }
 
 // Call reports the decision for the player's hole cards and the flop (five
 // distinct cards) and whether the decisions cover that state.
