@@ -190,7 +190,7 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 	}
 	var seen card.Set
 	for i, s := range h.Seats {
-		f := fmt.Sprintf("double.seats[%d]", i)
+		f := seatPrefix(i)
 		if s.Seat < 1 || s.Seat > 10 {
 			return nil, handErr(f+".seat", "%d: want 1 to 10", s.Seat)
 		}
@@ -556,7 +556,7 @@ func (g *game) finish(r *round.Round) (*Result, error) {
 	flopDealt := g.street >= 1 || res.Showdown
 	for i, s := range r.Double.Seats {
 		pl := g.ps[i]
-		f := fmt.Sprintf("double.seats[%d]", i)
+		f := seatPrefix(i)
 		if pl.folded && !pl.sawFlop {
 			if s.BonusCard != "" {
 				return nil, handErr(f+".bonus_card", "%s chosen by a player who folded before the flop", s.BonusCard)
@@ -738,3 +738,20 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// seatPrefix returns "double.seats[i]", the start of a seat's field
+// names, without allocating for the ten seats a table can have: every hand
+// names its seats' fields in case one is wrong.
+func seatPrefix(i int) string {
+	if i >= 0 && i < len(seatPrefixes) {
+		return seatPrefixes[i]
+	}
+	return fmt.Sprintf("double.seats[%d]", i)
+}
+
+var seatPrefixes = func() (p [10]string) {
+	for i := range p {
+		p[i] = fmt.Sprintf("double.seats[%d]", i)
+	}
+	return p
+}()
