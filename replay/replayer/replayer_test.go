@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -285,4 +286,12 @@ func TestDoubleTotalsLeaveOutUncalledBets(t *testing.T) {
 	assert.Equal(t, int64(200), g.wagered[iPot], "200 into the pot, 5,000 handed back uncalled")
 	assert.Equal(t, int64(190), g.returned[iPot])
 	assert.Equal(t, int64(200), g.wagered[iTotal])
+}
+
+func TestDoubleTotalsOverflowIsAnError(t *testing.T) {
+	r := &round.Round{RoundID: "big", Game: round.DoubleHoldem, Currency: "EUR", Double: &round.DoubleHand{
+		Actions: []round.Action{{Seat: 1, Amount: math.MaxInt64}, {Seat: 2, Amount: 1}},
+	}}
+	var tot Totals
+	require.ErrorContains(t, tot.add(r), "round big: totals overflow int64")
 }

@@ -2,7 +2,6 @@ package replayer
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -170,24 +169,23 @@ func (t *Totals) add(r *round.Round) error {
 		// what the players put in less any uncalled bet handed back.
 		// Returned: the pots' shares. RTP is then 1 - the rake's share.
 		var in, pots, out int64
-		for _, a := range d.Actions {
-			if a.Amount > 0 && in <= math.MaxInt64-a.Amount {
-				in += a.Amount
+		// sum adds the positive amounts (negative ones are reported by the
+		// checks) with the overflow check of the other totals.
+		sum := func(total *int64, v int64) {
+			if v > 0 && err == nil {
+				*total, err = money.Add(*total, v)
 			}
+		}
+		for _, a := range d.Actions {
+			sum(&in, a.Amount)
 		}
 		for _, p := range d.Pots {
-			if p.Amount > 0 && pots <= math.MaxInt64-p.Amount {
-				pots += p.Amount
-			}
+			sum(&pots, p.Amount)
 			for _, s := range p.Shares {
-				if s > 0 && out <= math.MaxInt64-s {
-					out += s
-				}
+				sum(&out, s)
 			}
 		}
-		if d.Rake > 0 && pots <= math.MaxInt64-d.Rake {
-			pots += d.Rake
-		}
+		sum(&pots, d.Rake)
 		put(iPot, min(in, pots), out)
 	}
 	if err != nil {

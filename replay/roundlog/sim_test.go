@@ -74,3 +74,36 @@ func TestFastPathUsed(t *testing.T) {
 		assert.False(t, sameSchema(p.rounds.RowGroups()[u.RowGroup].Schema(), schemaBoxes))
 	}
 }
+
+// TestRowGroupRowsBound checks that a row group ends once a child table
+// reaches RowGroupRows rows (Double Hold'em hands have many actions), that
+// every row group stays within the bound and that the rounds read back.
+func TestRowGroupRowsBound(t *testing.T) {
+	rs := simRounds(t, round.DoubleHoldem, 600)
+	dir := t.TempDir()
+	const bound = 500
+	writeParquet(t, dir, rs, Options{RowGroupRounds: 10_000, RowGroupRows: bound})
+	d, err := Open(dir)
+	require.NoError(t, err)
+	defer d.Close()
+	units := d.Units()
+	require.Greater(t, len(units), 1, "the rounds bound alone would make one row group")
+	var rounds int64
+	for _, u := range units {
+		p := d.parts[u.File]
+		rounds += u.Rounds
+		for _, c := range p.children {
+			if c == nil {
+				continue
+			}
+			n := c.file.RowGroups()[u.RowGroup].NumRows()
+			// The round that reaches the bound closes the group: it may add
+			// its own rows past it, no more.
+			assert.Less(t, n, int64(bound+100), "%s row group %d", c.path, u.RowGroup)
+		}
+	}
+	assert.Equal(t, int64(len(rs)), rounds)
+	got, _, dmg := readAll(t, dir)
+	assert.Empty(t, dmg)
+	assert.Equal(t, jsonRoundTrip(t, rs), got)
+}

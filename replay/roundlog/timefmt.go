@@ -90,6 +90,10 @@ func (c *timeCache) reset() { c.us, c.s = 0, "" }
 
 const microsPerDay = 86_400_000_000
 
+// lastDay9999 is 9999-12-31 in days since 1970-01-01: the last day whose
+// year has four digits.
+const lastDay9999 = 2_932_896
+
 func (c *timeCache) format(a *arena, us int64) string {
 	if us == 0 {
 		return ""
@@ -100,7 +104,7 @@ func (c *timeCache) format(a *arena, us int64) string {
 	a.reserve(32)
 	start := len(a.buf)
 	day, rem := us/microsPerDay, us%microsPerDay
-	if us < 0 || day > 2932896 { // before 1970 or after 9999: the general path
+	if us < 0 || day > lastDay9999 { // before 1970 or after 9999: the general path
 		a.buf = appendTime(a.buf, us)
 	} else {
 		if !c.dateOK || c.day != day {

@@ -17,6 +17,7 @@ func TestTimeCacheMatchesAppendTime(t *testing.T) {
 	check := func(us int64) {
 		require.Equal(t, string(appendTime(nil, us)), c.format(&a, us), "us=%d", us)
 	}
+	require.Equal(t, "9999-12-31T00:00:00Z", string(appendTime(nil, lastDay9999*microsPerDay)))
 	for _, us := range []int64{1, -1, 999_999, 1_000_000, microsPerDay - 1, microsPerDay, 253402300799999999, 253402300800000000, -62135596800000000} {
 		check(us)
 	}
