@@ -102,6 +102,15 @@ type v1Dealer struct {
 	st     stream.Stream
 }
 
+// Rekey implements [Rekeyer].
+func (d *v1Dealer) Rekey(serverSeed []byte) error {
+	if len(serverSeed) != SeedSize {
+		return inputErrorf("server seed is %d bytes, want %d", len(serverSeed), SeedSize)
+	}
+	d.key.SetKey(serverSeed)
+	return nil
+}
+
 func (d *v1Dealer) Deal(dst []uint8, clientSeeds []string, nonce uint64, beacon []byte, n int) ([]uint8, error) {
 	if n < 0 || n > DeckSize {
 		return dst, inputErrorf("%d cards requested, want 0..%d", n, DeckSize)

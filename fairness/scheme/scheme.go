@@ -67,6 +67,14 @@ type Dealer interface {
 	Deal(dst []uint8, clientSeeds []string, nonce uint64, beacon []byte, n int) ([]uint8, error)
 }
 
+// Rekeyer is a [Dealer] that can be prepared again for another server seed
+// without allocating: a hash-chain table reveals a new seed every round.
+// After Rekey the dealer deals as the scheme's Prepare(serverSeed) would;
+// on an error it is unchanged.
+type Rekeyer interface {
+	Rekey(serverSeed []byte) error
+}
+
 // Properties describes what a scheme guarantees, for audits and reports.
 type Properties struct {
 	// WithReplacement is true when the same card can be dealt twice in a

@@ -181,3 +181,40 @@ func FuzzParseNonce(f *testing.F) {
 		assert.Equal(t, s, strconv.FormatUint(n, 10))
 	})
 }
+
+// A rekeyed fairhold/v1 dealer deals as a dealer prepared for the new
+// seed, without allocating; a seed of the wrong length leaves it as it was.
+func TestFairholdV1Rekey(t *testing.T) {
+	a, b := make([]byte, SeedSize), make([]byte, SeedSize)
+	for i := range a {
+		a[i], b[i] = byte(i), byte(200-i)
+	}
+	d, err := FairholdV1{}.Prepare(a)
+	require.NoError(t, err)
+	fresh, err := FairholdV1{}.Prepare(b)
+	require.NoError(t, err)
+	want, err := fresh.Deal(nil, []string{"c1", "c2"}, 7, nil, 19)
+	require.NoError(t, err)
+	before, err := d.Deal(nil, []string{"c1", "c2"}, 7, nil, 19)
+	require.NoError(t, err)
+	require.NotEqual(t, want, before)
+
+	r, ok := d.(Rekeyer)
+	require.True(t, ok)
+	require.NoError(t, r.Rekey(b))
+	got, err := d.Deal(nil, []string{"c1", "c2"}, 7, nil, 19)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	require.ErrorIs(t, r.Rekey(b[:31]), ErrInput)
+	got, err = d.Deal(got[:0], []string{"c1", "c2"}, 7, nil, 19)
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "unchanged by the failed rekey")
+
+	buf, clients := make([]uint8, 0, 19), []string{"c1", "c2"}
+	allocs := testing.AllocsPerRun(100, func() {
+		_ = r.Rekey(a)
+		buf, _ = d.Deal(buf[:0], clients, 7, nil, 19)
+	})
+	assert.Zero(t, allocs)
+}

@@ -21,8 +21,8 @@
 package stream
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"hash"
 )
@@ -33,19 +33,78 @@ const BlockSize = sha256.Size
 // Key holds the precomputed HMAC-SHA256 state of one key (server seed).
 // A Key and the Streams opened from it must not be used by several
 // goroutines at once; open one Key per goroutine.
+//
+// The HMAC (RFC 2104) is computed here rather than with crypto/hmac so
+// that a Key can be given another key without allocating ([Key.SetKey]):
+// a hash-chain table reveals a new server seed every round.
 type Key struct {
-	mac hash.Hash
+	inner, outer hash.Hash
+	// The SHA-256 states after the key's inner and outer pad blocks.
+	innerState, outerState []byte
+	sum                    [sha256.Size]byte
+	pad                    [hmacBlockSize]byte // a field: a local would escape through Write
 }
+
+// hmacBlockSize is SHA-256's block size, the HMAC pad length.
+const hmacBlockSize = 64
 
 // NewKey precomputes the HMAC-SHA256 state for key.
 func NewKey(key []byte) *Key {
-	return &Key{mac: hmac.New(sha256.New, key)}
+	k := &Key{inner: sha256.New(), outer: sha256.New()}
+	k.SetKey(key)
+	return k
+}
+
+// SetKey makes k the state of another key, reusing k's buffers: no
+// allocation once k has been used. Streams opened from k follow the new
+// key.
+func (k *Key) SetKey(key []byte) {
+	if len(key) > hmacBlockSize {
+		k.inner.Reset()
+		k.inner.Write(key)
+		key = k.inner.Sum(k.sum[:0])
+	}
+	pad := &k.pad
+	*pad = [hmacBlockSize]byte{}
+	copy(pad[:], key)
+	for i := range pad {
+		pad[i] ^= 0x36
+	}
+	k.inner.Reset()
+	k.inner.Write(pad[:])
+	for i := range pad {
+		pad[i] ^= 0x36 ^ 0x5c
+	}
+	k.outer.Reset()
+	k.outer.Write(pad[:])
+	var err1, err2 error
+	k.innerState, err1 = k.inner.(encoding.BinaryAppender).AppendBinary(k.innerState[:0])
+	k.outerState, err2 = k.outer.(encoding.BinaryAppender).AppendBinary(k.outerState[:0])
+	if err1 != nil || err2 != nil {
+		panic("stream: SHA-256 state does not marshal") // crypto/sha256 always does
+	}
+}
+
+// mac writes HMAC-SHA256(key, msg) to dst.
+func (k *Key) mac(dst *[sha256.Size]byte, msg []byte) {
+	restore(k.inner, k.innerState)
+	k.inner.Write(msg)
+	k.inner.Sum(k.sum[:0])
+	restore(k.outer, k.outerState)
+	k.outer.Write(k.sum[:])
+	k.outer.Sum(dst[:0])
+}
+
+func restore(h hash.Hash, state []byte) {
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
+		panic("stream: SHA-256 state does not unmarshal") // it was marshalled by the same hash
+	}
 }
 
 // Stream is the byte stream of one round. The zero value is not usable;
 // open one with [Key.Stream] or [Key.Reset].
 type Stream struct {
-	mac    hash.Hash
+	key    *Key
 	msg    []byte // prefix || counter; the counter is the last 8 bytes
 	block  [BlockSize]byte
 	pos    int    // next unread byte of block; BlockSize = exhausted
@@ -64,7 +123,7 @@ func (k *Key) Stream(prefix []byte) *Stream {
 // Reset reopens s as the stream of the round whose message prefix is
 // prefix, reusing s's buffers (no allocation once they are large enough).
 func (k *Key) Reset(s *Stream, prefix []byte) {
-	s.mac = k.mac
+	s.key = k
 	s.msg = append(append(s.msg[:0], prefix...), 0, 0, 0, 0, 0, 0, 0, 0)
 	s.pos = BlockSize
 	s.next = 0
@@ -74,9 +133,7 @@ func (k *Key) Reset(s *Stream, prefix []byte) {
 // fill computes the next block.
 func (s *Stream) fill() {
 	binary.BigEndian.PutUint64(s.msg[len(s.msg)-8:], s.next)
-	s.mac.Reset()
-	s.mac.Write(s.msg)
-	s.mac.Sum(s.block[:0])
+	s.key.mac(&s.block, s.msg)
 	s.next++
 	s.blocks++
 	s.pos = 0

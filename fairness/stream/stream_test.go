@@ -40,6 +40,34 @@ func TestStreamBlocks(t *testing.T) {
 	}
 }
 
+// SetKey gives a Key another key: its streams follow the new key, for
+// keys shorter than, as long as and longer than the HMAC block, and with
+// no allocation once the Key has been used.
+func TestSetKey(t *testing.T) {
+	k := NewKey([]byte("first"))
+	var s Stream
+	for _, n := range []int{0, 1, 32, 63, 64, 65, 200} {
+		key := make([]byte, n)
+		for i := range key {
+			key[i] = byte(i*7 + n)
+		}
+		k.SetKey(key)
+		k.Reset(&s, []byte("prefix"))
+		got := make([]byte, 2*BlockSize)
+		_, _ = s.Read(got)
+		want := append(reference(key, []byte("prefix"), 0), reference(key, []byte("prefix"), 1)...)
+		assert.Equal(t, want, got, "key of %d bytes", n)
+	}
+	key := make([]byte, 32)
+	allocs := testing.AllocsPerRun(100, func() {
+		key[0]++
+		k.SetKey(key)
+		k.Reset(&s, []byte("prefix"))
+		s.Byte()
+	})
+	assert.Zero(t, allocs)
+}
+
 // The rule of Uint gives every result in 0..n-1 the same number of
 // accepted byte values, for every n: no modulo bias.
 func TestAcceptIsUnbiased(t *testing.T) {

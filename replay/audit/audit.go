@@ -71,6 +71,7 @@ type Checker struct {
 	// the commitment check and the prepared dealer. A single-player game
 	// interleaves many players' seeds, so a few thousand are kept.
 	seeds    map[string]*seedEntry
+	spare    []*seedEntry // entries dropped from seeds, to reuse
 	cur      *seedEntry
 	seedText string
 	ids      *idCache // the current round's seed's id cache
@@ -115,7 +116,8 @@ type seedEntry struct {
 	commitText string // the commitment last checked against
 	commit     [32]byte
 	commitErr  error
-	commitOK   bool
+	commitOK   bool // commit = step; valid when commitSet
+	commitSet  bool
 
 	times timeCache // its commitment and reveal times
 	ids   idCache   // its session's table and player
@@ -127,6 +129,46 @@ type seedEntry struct {
 	scheme    string // the scheme the dealer was prepared for
 	dealer    Dealer
 	dealerErr error
+
+	// The dealer of the seed this entry held before, to give the new seed
+	// (see [Rekeyer]): a hash-chain table has a new seed every round.
+	oldScheme string
+	oldDealer Dealer
+}
+
+// Rekeyer is a [Dealer] that can be prepared again for another server seed
+// of its scheme without allocating.
+type Rekeyer interface {
+	Rekey(serverSeed []byte) error
+}
+
+// reuse empties e for another seed, keeping what does not depend on the
+// seed: its dealer, to be rekeyed, and the time and id caches (a text's
+// value does not change).
+func (e *seedEntry) reuse() {
+	old := *e
+	*e = seedEntry{times: old.times, ids: old.ids, oldScheme: old.scheme, oldDealer: old.dealer,
+		// The commitment's text and value: a chain's links share them.
+		commitText: old.commitText, commit: old.commit, commitErr: old.commitErr}
+	if old.dealerErr != nil || old.dealer == nil {
+		e.oldScheme, e.oldDealer = old.oldScheme, old.oldDealer
+	}
+}
+
+// prepare sets e's dealer for scheme, rekeying the entry's old dealer when
+// it is of the same scheme.
+func (c *Checker) prepare(e *seedEntry, scheme string) {
+	if scheme == e.oldScheme {
+		e.scheme = e.oldScheme
+		if r, ok := e.oldDealer.(Rekeyer); ok && r.Rekey(e.bytes[:]) == nil {
+			e.dealer, e.dealerErr = e.oldDealer, nil
+			e.oldScheme, e.oldDealer = "", nil
+			return
+		}
+	} else {
+		e.scheme = strings.Clone(scheme)
+	}
+	e.dealer, e.dealerErr = c.cfg.Dealers.Prepare(scheme, e.bytes[:])
 }
 
 // seed returns the cache entry of a server seed's text.
@@ -137,10 +179,20 @@ func (c *Checker) seed(text string) *seedEntry {
 	e, ok := c.seeds[text]
 	if !ok {
 		if len(c.seeds) >= seedCacheSize {
+			for _, old := range c.seeds {
+				c.spare = append(c.spare, old)
+			}
 			clear(c.seeds)
 		}
 		text = strings.Clone(text)
-		e = &seedEntry{text: text, commitText: "\x00", scheme: "\x00"}
+		if n := len(c.spare); n > 0 {
+			e = c.spare[n-1]
+			c.spare = c.spare[:n-1]
+			e.reuse()
+		} else {
+			e = &seedEntry{commitText: "\x00"}
+		}
+		e.text, e.scheme = text, "\x00"
 		e.bytes, e.err = decode32(text)
 		if e.err == nil {
 			e.step = step(e.bytes)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -50,4 +51,14 @@ func (s schemeDealer) Deal(dst []uint8, clientSeeds []string, nonce uint64, beac
 	}
 	copy(dst, out)
 	return nil
+}
+
+// Rekey prepares the dealer for another server seed of its scheme, when
+// the scheme's dealer can be rekeyed.
+func (s schemeDealer) Rekey(serverSeed []byte) error {
+	r, ok := s.d.(scheme.Rekeyer)
+	if !ok {
+		return errors.New("the scheme's dealer cannot be rekeyed")
+	}
+	return r.Rekey(serverSeed)
 }

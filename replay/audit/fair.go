@@ -109,7 +109,11 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 	if f.Commitment != se.commitText {
 		se.commitText = strings.Clone(f.Commitment)
 		se.commit, se.commitErr = decode32(f.Commitment)
+		se.commitSet = false
+	}
+	if !se.commitSet {
 		se.commitOK = se.commitErr == nil && subtle.ConstantTimeCompare(se.commit[:], se.step[:]) == 1
+		se.commitSet = true
 	}
 	if se.commitErr != nil {
 		e.add(finding.InputDamaged, "fairness.commitment", "64 hex digits", quote(f.Commitment), se.commitErr.Error())
@@ -117,7 +121,7 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 	}
 	t.seedFP = binary.LittleEndian.Uint64(se.step[:8]) // SHA-256: uniform
 	if f.ChainIndex > 0 {
-		t.link = &chainLink{index: f.ChainIndex, seed: se.bytes, step: se.step, anchor: se.commit}
+		t.link = chainLink{index: f.ChainIndex, seed: se.bytes, step: se.step, anchor: se.commit}
 	}
 	t.Nonce = f.Nonce
 	if len(f.ClientSeeds) == 1 {
@@ -170,8 +174,7 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 		return false
 	}
 	if f.Scheme != se.scheme {
-		se.scheme = strings.Clone(f.Scheme)
-		se.dealer, se.dealerErr = c.cfg.Dealers.Prepare(f.Scheme, se.bytes[:])
+		c.prepare(se, f.Scheme)
 	}
 	if se.dealerErr != nil {
 		e.add(finding.InputDamaged, "fairness.scheme", "a known scheme", quote(f.Scheme), se.dealerErr.Error())

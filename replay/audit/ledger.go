@@ -4,6 +4,8 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"hash/maphash"
+	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,7 +37,7 @@ type Trace struct {
 	seedFP   uint64 // the first 8 bytes of SHA-256(seed)
 	Nonce    uint64
 	ClientFP uint64
-	link     *chainLink // hash-chain rounds only
+	link     chainLink // hash-chain rounds only: link.index > 0
 
 	player playerBalance   // the first box or seat
 	more   []playerBalance // the others
@@ -44,7 +46,7 @@ type Trace struct {
 
 // chainLink is what a hash-chain round leaves for the chain checks.
 type chainLink struct {
-	index  uint64
+	index  uint64   // from 1; 0 when the round is not a hash-chain round
 	seed   [32]byte // the revealed link
 	step   [32]byte // SHA-256(link): the previous link
 	anchor [32]byte // the commitment: the chain's anchor
@@ -143,10 +145,11 @@ type Ledger struct {
 	nonces   map[[2]uint64]nonceRange
 	moreRuns map[[2]uint64][]nonceRange
 	seeds    map[uint64]seedState
-	seedIDs  []byte                  // the round ids of seedState.first
-	chains   map[[32]byte]chainState // by anchor (commitment)
-	tables   map[uint64]int64        // last round time per table
+	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
+	chains   map[[32]byte]*chainState // by anchor (commitment)
+	tables   map[uint64]int64         // last round time per table
 	players  map[uint64]lastBalance
+	files    fileTable // the files of lastBalance.file
 }
 
 type seedState struct {
@@ -160,14 +163,52 @@ type textRef struct {
 	n   int32
 }
 
+// chainState is a hash chain's state. A verified link is known by its
+// index in the chain, so the chain holds what is per seed for its links:
+// the session (a chain serves one), and the runs of indices used (a link
+// serves one round). A hash-chain table therefore costs a few words per
+// chain, not a seed's worth of state per round.
 type chainState struct {
-	index uint64
-	link  [32]byte
+	index   uint64   // the last link verified, 0 for the anchor only
+	link    [32]byte // that link
+	owned   bool     // session and first are set
+	session uint64
+	first   textRef      // the id of the chain's first verified round, in seedIDs
+	used    []nonceRange // the indices of the verified links rounds used
 }
 
+// lastBalance is a player's balance after their last round, and where
+// that round is in the input. It holds no pointer, so that the collector
+// need not scan the map of players (millions, with a busy table).
 type lastBalance struct {
-	after   int64
-	roundID string
+	after int64
+	row   int64
+	file  int32 // index in Ledger.files
+}
+
+// fileTable numbers the input files, so that a lastBalance names its
+// round's file with 4 bytes.
+type fileTable struct {
+	names []string
+	index map[string]int32
+	last  int32 // the index of the last file looked up
+}
+
+func (f *fileTable) number(name string) int32 {
+	if len(f.names) > 0 && f.names[f.last] == name {
+		return f.last
+	}
+	i, ok := f.index[name]
+	if !ok {
+		if f.index == nil {
+			f.index = map[string]int32{}
+		}
+		i = int32(len(f.names))
+		f.names = append(f.names, strings.Clone(name))
+		f.index[f.names[i]] = i
+	}
+	f.last = i
+	return i
 }
 
 // NewLedger returns an empty Ledger.
@@ -176,7 +217,7 @@ func NewLedger() *Ledger {
 		seeds:    map[uint64]seedState{},
 		nonces:   map[[2]uint64]nonceRange{},
 		moreRuns: map[[2]uint64][]nonceRange{},
-		chains:   map[[32]byte]chainState{},
+		chains:   map[[32]byte]*chainState{},
 		tables:   map[uint64]int64{},
 		players:  map[uint64]lastBalance{},
 	}
@@ -219,9 +260,10 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		// The other checks would only repeat what the first copy
 		// established; the balances move on from the copy.
 		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")
+		file := l.files.number(t.Src.File)
 		for i := range t.np {
 			p := t.playerAt(i)
-			l.players[p.id] = lastBalance{p.after, t.RoundID}
+			l.players[p.id] = lastBalance{p.after, t.Src.Row, file}
 		}
 		return out
 	}
@@ -235,6 +277,10 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
+	var file int32
+	if t.np > 0 {
+		file = l.files.number(t.Src.File)
+	}
 	for i := range t.np {
 		p := t.playerAt(i)
 		if last, ok := l.players[p.id]; ok && p.before != last.after {
@@ -242,67 +288,113 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
 			}
-			add(finding.BalanceGap, field, fmt.Sprintf("%d (after round %s)", last.after, last.roundID),
+			add(finding.BalanceGap, field, fmt.Sprintf("%d (after the player's round at %s row %d)", last.after, l.files.names[last.file], last.row),
 				strconv.FormatInt(p.before, 10), "")
 		}
-		l.players[p.id] = lastBalance{p.after, t.RoundID}
+		l.players[p.id] = lastBalance{p.after, t.Src.Row, file}
 	}
 	return out
 }
 
 func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
+	if t.link.index > 0 && l.observeChain(t, add) {
+		return
+	}
+	// A single seed, or a link that does not verify: the state is kept
+	// per seed.
 	fp := t.seedFP
 	if s, ok := l.seeds[fp]; ok {
 		if s.session != t.session {
-			first := string(l.seedIDs[s.first.off : s.first.off+int64(s.first.n)])
-			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+first, "another session", "")
+			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
 		}
 	} else {
-		ref := textRef{int64(len(l.seedIDs)), int32(len(t.RoundID))}
-		l.seedIDs = append(l.seedIDs, t.RoundID...)
-		l.seeds[fp] = seedState{session: t.session, first: ref}
+		l.seeds[fp] = seedState{session: t.session, first: l.keepText(t.RoundID)}
 	}
 	if !l.addNonce([2]uint64{fp, t.ClientFP}, t.Nonce) {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
 	}
-	switch c := t.link; {
-	case c == nil:
-	case c.index > 1:
-		l.observeLink(t, add)
-	case c.index == 1 && subtle.ConstantTimeCompare(c.step[:], c.anchor[:]) == 1:
-		if st, ok := l.chains[c.anchor]; !ok || st.index < 1 {
-			l.chains[c.anchor] = chainState{index: 1, link: c.seed}
+}
+
+// keepText stores s in l.seedIDs.
+func (l *Ledger) keepText(s string) textRef {
+	ref := textRef{int64(len(l.seedIDs)), int32(len(s))}
+	l.seedIDs = append(l.seedIDs, s...)
+	return ref
+}
+
+func (l *Ledger) text(r textRef) string { return string(l.seedIDs[r.off : r.off+int64(r.n)]) }
+
+// observeChain checks a hash-chain round's link and reports whether it
+// verified. A verified link is known by its chain and index, so its round
+// is checked against the chain's state: one session per chain, one round
+// per link. Whatever the nonce, a link that serves a second round is
+// reported (docs/fairness.md section 6: round i uses link i); when the
+// client input and nonce repeat as well, that round got the same deck.
+func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) bool {
+	c := &t.link
+	st := l.chains[c.anchor]
+	switch {
+	case c.index == 1:
+		// The Checker reports a first link that does not hash to the anchor.
+		if subtle.ConstantTimeCompare(c.step[:], c.anchor[:]) != 1 {
+			return false
+		}
+		if st == nil {
+			st = &chainState{}
+			l.chains[c.anchor] = st
+		}
+		if st.index < 1 {
+			st.index, st.link = 1, c.seed
+		}
+	default:
+		if st = l.observeLink(t, st, add); st == nil {
+			return false
 		}
 	}
+	if !st.owned {
+		st.owned, st.session, st.first = true, t.session, l.keepText(t.RoundID)
+	} else if st.session != t.session {
+		add(finding.SeedReused, "fairness.commitment", "one session (table) per hash chain, first used in round "+l.text(st.first), "another session", "")
+	}
+	var fresh bool
+	if st.used, fresh = addNonce(st.used, c.index); !fresh {
+		add(finding.ChainLinkReused, "fairness.chain_index", "a link no earlier round used (each round reveals its own link)", strconv.FormatUint(c.index, 10), "")
+	}
+	return true
 }
 
 // observeLink checks a chain link after the first against the last link
-// verified (or the anchor).
-func (l *Ledger) observeLink(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
-	c := t.link
-	st, ok := l.chains[c.anchor]
+// verified (or the anchor), given the chain's state (nil for none yet). It
+// returns the chain's state, nil when the link does not verify.
+func (l *Ledger) observeLink(t *Trace, st *chainState, add func(code finding.Code, field, expected, actual, detail string)) *chainState {
+	c := &t.link
 	anchor, steps := c.anchor, c.index
-	if ok && st.index < c.index {
+	if st != nil && st.index < c.index {
 		anchor, steps = st.link, c.index-st.index
 	}
 	switch {
 	case steps == 1:
 		if subtle.ConstantTimeCompare(c.step[:], anchor[:]) != 1 {
 			add(finding.ChainLinkBroken, "fairness.server_seed", "SHA-256(link) = previous link "+short(anchor[:]), "SHA-256(link) = "+short(c.step[:]), fmt.Sprintf("chain index %d", c.index))
-			return
+			return nil
 		}
 	case steps <= MaxChainWalk:
 		if err := chain.VerifyAt(seed.Seed(c.step), seed.Seed(anchor), steps-1); err != nil {
 			add(finding.ChainLinkBroken, "fairness.server_seed", fmt.Sprintf("link %d hashes to the link %d steps before it", c.index, steps), "it does not", "")
-			return
+			return nil
 		}
 	default:
 		add(finding.ChainLinkBroken, "fairness.chain_index", fmt.Sprintf("a link within %d steps of the last verified one", MaxChainWalk), strconv.FormatUint(c.index, 10), "not verified")
-		return
+		return nil
 	}
-	if !ok || st.index < c.index {
-		l.chains[c.anchor] = chainState{c.index, c.seed}
+	if st == nil {
+		st = &chainState{}
+		l.chains[c.anchor] = st
 	}
+	if st.index < c.index {
+		st.index, st.link = c.index, c.seed
+	}
+	return st
 }
 
 func formatMicros(us int64) string {
@@ -357,12 +449,21 @@ func addNonce(rs []nonceRange, n uint64) ([]nonceRange, bool) {
 }
 
 // fpSet is a set of 64-bit fingerprints: open addressing, linear probing,
-// 8 bytes a slot, at most 3/4 full. Zero is stored out of band.
+// 8 bytes a slot, at most 4/5 full. A fingerprint's first slot is the high
+// word of fingerprint x size (fingerprints are uniform), so the table
+// need not be a power of two: reserved for n, it takes 10 bytes per
+// fingerprint. Zero is stored out of band.
 type fpSet struct {
 	slots []uint64
 	n     int
 	zero  bool
 	sink  uint64
+}
+
+// home returns the first slot x probes.
+func (s *fpSet) home(x uint64) int {
+	hi, _ := bits.Mul64(x, uint64(len(s.slots)))
+	return int(hi)
 }
 
 // add inserts x and reports whether it was new.
@@ -372,11 +473,10 @@ func (s *fpSet) add(x uint64) bool {
 		s.zero = true
 		return !was
 	}
-	if 4*(s.n+1) > 3*len(s.slots) {
+	if 5*(s.n+1) > 4*len(s.slots) {
 		s.grow()
 	}
-	mask := uint64(len(s.slots) - 1)
-	for i := x & mask; ; i = (i + 1) & mask {
+	for i := s.home(x); ; {
 		switch s.slots[i] {
 		case x:
 			return false
@@ -384,6 +484,9 @@ func (s *fpSet) add(x uint64) bool {
 			s.slots[i] = x
 			s.n++
 			return true
+		}
+		if i++; i == len(s.slots) {
+			i = 0
 		}
 	}
 }
@@ -394,21 +497,19 @@ func (s *fpSet) touch(ts []Trace) {
 	if len(s.slots) == 0 {
 		return
 	}
-	mask := uint64(len(s.slots) - 1)
 	var sink uint64
 	for i := range ts {
-		sink |= s.slots[ts[i].idFP&mask]
+		sink |= s.slots[s.home(ts[i].idFP)]
 	}
 	s.sink = sink // kept, so that the loads are not optimised away
 }
 
 // reserve makes room for n fingerprints without growing.
 func (s *fpSet) reserve(n int64) {
-	size := 1024
-	for int64(3*size) < 4*n {
-		size *= 2
+	if n <= 0 || n > math.MaxInt/8 {
+		return
 	}
-	if size > len(s.slots) {
+	if size := max(1024, int((5*(n+1)+3)/4)); size > len(s.slots) {
 		s.resize(size)
 	}
 }

@@ -2,12 +2,16 @@ package audit
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/fairness/seed"
+	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/stretchr/testify/assert"
@@ -103,6 +107,10 @@ func TestLedger(t *testing.T) {
 			require.NotEmpty(t, fs)
 			assert.Equal(t, []finding.Code{tt.want}, codes(fs), "%+v", fs)
 			assert.Equal(t, tt.row, fs[0].Row)
+			if tt.want == finding.BalanceGap {
+				// The previous round is named by its file and row.
+				assert.Regexp(t, `^\d+ \(after the player's round at f row 4\)$`, fs[0].Expected)
+			}
 		})
 	}
 }
@@ -144,6 +152,44 @@ func TestLedgerChain(t *testing.T) {
 	bad[3] = rs[3]
 	bad[0].Fairness.ServerSeed = hex.EncodeToString(make([]byte, 32))
 	assert.Equal(t, []int64{0}, chainFindings(replaySeq(t, bad)))
+
+	// Only the chain's codes, with their rows.
+	only := func(fs []finding.Finding, codes ...finding.Code) []string {
+		var out []string
+		for _, f := range fs {
+			if slices.Contains(codes, f.Code) {
+				out = append(out, fmt.Sprintf("%s@%d", f.Code, f.Row))
+			}
+		}
+		return out
+	}
+	chainCodes := []finding.Code{finding.ChainLinkBroken, finding.ChainLinkReused, finding.SeedReused, finding.NonceReused}
+	// A link that serves a second round, whatever its nonce, and a link
+	// used again far behind the last verified one (verified from the anchor).
+	again := append([]round.Round{}, rs...)
+	again[4].Fairness.ServerSeed, again[4].Fairness.ChainIndex = again[3].Fairness.ServerSeed, 4
+	again[4].Fairness.Nonce = 9
+	again[5].Fairness.ServerSeed, again[5].Fairness.ChainIndex = again[0].Fairness.ServerSeed, 1
+	assert.Equal(t, []string{"CHAIN_LINK_REUSED@4", "CHAIN_LINK_REUSED@5"}, only(replaySeq(t, again), chainCodes...))
+	// A chain serves one table: its links on another table are flagged,
+	// not the links of the first.
+	other := append([]round.Round{}, rs...)
+	for i := 3; i < len(other); i++ {
+		other[i].TableID = "t2"
+	}
+	fs := replaySeq(t, other)
+	assert.Equal(t, []string{"SEED_REUSED@3", "SEED_REUSED@4", "SEED_REUSED@5"}, only(fs, chainCodes...))
+	for _, f := range fs {
+		if f.Code == finding.SeedReused {
+			assert.Contains(t, f.Expected, "first used in round c0")
+		}
+	}
+	// A link that does not verify is kept per seed: reusing it reuses a
+	// nonce (the round's client input and nonce repeat).
+	loose := append([]round.Round{}, rs...)
+	loose[2].Fairness.ServerSeed = hex.EncodeToString(make([]byte, 32))
+	loose[3].Fairness.ServerSeed, loose[3].Fairness.ChainIndex = loose[2].Fairness.ServerSeed, 3
+	assert.Equal(t, []string{"CHAIN_LINK_BROKEN@2", "CHAIN_LINK_BROKEN@3", "NONCE_REUSED@3"}, only(replaySeq(t, loose), chainCodes...))
 }
 
 func TestAddNonce(t *testing.T) {
@@ -173,6 +219,19 @@ func TestFPSet(t *testing.T) {
 		require.True(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
 	assert.Equal(t, 20000, s.n)
+
+	// Fingerprints whose first slot is the last: probing wraps around.
+	var w fpSet
+	w.reserve(100)
+	for i := uint64(0); i < 50; i++ {
+		require.True(t, w.add(^i), "%d", i)
+	}
+	for i := uint64(0); i < 50; i++ {
+		require.False(t, w.add(^i), "%d", i)
+	}
+	assert.NotZero(t, w.slots[0], "wrapped to the first slot")
+	require.True(t, w.add(0))
+	require.False(t, w.add(0))
 }
 
 // TestCheckNeverPanics feeds rounds with random damage (garbage strings,
@@ -290,5 +349,49 @@ func TestLedgerNoncesMatchASet(t *testing.T) {
 				require.Greater(t, r.lo, rs[i-1].hi+1)
 			}
 		}
+	}
+}
+
+// TestManySeedsReuseDealers deals more rounds than the Checker caches
+// seeds, each with its own hash-chain link: the cache's entries and their
+// dealers are reused for new seeds, and every round is still re-dealt
+// from its own seed.
+func TestManySeedsReuseDealers(t *testing.T) {
+	const n = seedCacheSize + 1500
+	ch := chain.FromLast(seed.Seed(testSeed), n)
+	s, err := scheme.Lookup(scheme.FairholdV1Name)
+	require.NoError(t, err)
+	rs := make([]round.Round, n)
+	bal := int64(1_000_000)
+	for i := range rs {
+		link := ch.Links[i+1]
+		// A fold without AA Bonus returns nothing whatever the cards.
+		r := honestCasino(t, round.LiveCasinoHoldem, 0, []box{{ante: 500, decision: "fold"}}, nil)
+		r.RoundID = fmt.Sprintf("c-%d", i)
+		r.Fairness.ServerSeed = hex.EncodeToString(link[:])
+		r.Fairness.Commitment = ch.Anchor().Hex()
+		r.Fairness.ChainIndex = uint64(i + 1)
+		dealt, err := s.Deal(scheme.Input{ServerSeed: link[:], ClientSeeds: r.Fairness.ClientSeeds}, 9)
+		require.NoError(t, err)
+		texts := make([]string, 9)
+		for k, c := range dealt {
+			texts[k] = card.Card(c).String()
+		}
+		r.Boxes[0].Cards, r.Dealer, r.Board = texts[:2], texts[2:4], texts[4:]
+		r.Boxes[0].BalanceBefore, r.Boxes[0].BalanceAfter = bal, bal-500
+		bal -= 500
+		rs[i] = r
+	}
+	assert.Empty(t, replaySeq(t, rs))
+	// A wrong card long after the cache first filled up is found.
+	wrong := slices.Clone(rs)
+	wrong[n-7].Board = slices.Clone(wrong[n-7].Board)
+	wrong[n-7].Board[4] = wrong[n-7].Board[3]
+	wrong[n-7].Board[3] = rs[n-6].Board[0]
+	fs := replaySeq(t, wrong)
+	require.NotEmpty(t, fs)
+	assert.Contains(t, codes(fs), finding.CardsMismatch)
+	for _, f := range fs {
+		assert.Equal(t, int64(n-7), f.Row, "%+v", f)
 	}
 }

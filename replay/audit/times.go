@@ -2,28 +2,34 @@ package audit
 
 import (
 	"errors"
-	"strings"
 	"time"
 )
 
 // timeCache remembers the last times parsed for a seed: its commitment
 // and reveal times repeat on every round of its session.
 type timeCache struct {
-	text [2]string
+	text [2][maxCachedTime]byte // the texts, in place: no allocation per new text
+	n    [2]int8                // their lengths; 0 for an empty slot
 	at   [2]int64
 	next int
 }
 
+// maxCachedTime is the longest time text the cache keeps:
+// "2006-01-02T15:04:05.999999999+07:00".
+const maxCachedTime = 35
+
 func (tc *timeCache) parse(s string) (int64, error) {
 	for i := range tc.text {
-		if tc.text[i] == s && s != "" {
+		if n := int(tc.n[i]); n > 0 && string(tc.text[i][:n]) == s {
 			return tc.at[i], nil
 		}
 	}
 	at, err := parseTime(s)
-	if err == nil {
-		tc.text[tc.next], tc.at[tc.next] = strings.Clone(s), at
-		tc.next = (tc.next + 1) % len(tc.text)
+	if err == nil && len(s) <= maxCachedTime {
+		i := tc.next
+		tc.n[i] = int8(copy(tc.text[i][:], s))
+		tc.at[i] = at
+		tc.next = (i + 1) % len(tc.text)
 	}
 	return at, err
 }

@@ -15,6 +15,7 @@ const (
 	NonceReused            Code = "NONCE_REUSED"             // (server seed, client input, nonce) used twice
 	CommitmentLate         Code = "COMMITMENT_LATE"          // commitment published after the round was dealt
 	ChainLinkBroken        Code = "CHAIN_LINK_BROKEN"        // revealed chain link does not hash to the previous one
+	ChainLinkReused        Code = "CHAIN_LINK_REUSED"        // a hash-chain link served more than one round
 	BeaconInvalid          Code = "BEACON_INVALID"           // drand signature does not verify
 	BeaconTooEarly         Code = "BEACON_TOO_EARLY"         // beacon round published before the commitment
 	CardsMismatch          Code = "CARDS_MISMATCH"           // logged cards are not the ones the seeds deal

@@ -204,7 +204,12 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, traces []au
 		res.traces = make([]audit.Trace, 0, u.Rounds)
 	}
 	damage, err := ds.ReadUnit(i, func(rec *roundlog.Record) error {
-		res.traces = append(res.traces, audit.Trace{})
+		// A reused trace keeps its storage (Check resets it).
+		if n := len(res.traces); n < cap(res.traces) {
+			res.traces = res.traces[:n+1]
+		} else {
+			res.traces = append(res.traces, audit.Trace{})
+		}
 		t := &res.traces[len(res.traces)-1]
 		res.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, res.findings)
 		t.OwnRoundID()
