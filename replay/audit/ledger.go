@@ -133,15 +133,17 @@ const MaxChainWalk = 1 << 20
 // Ledger checks what spans rounds. Feed it every round's [Trace] in input
 // order with [Ledger.Observe]; its findings then do not depend on how the
 // per-round checks were scheduled. Its memory grows with the number of
-// rounds (8 to 16 bytes per round for the set of round ids), seeds (a
-// hash-chain table has one per round), tables
-// and players, not with the size of the rounds.
+// rounds (10 bytes per round, reserved, for the set of round ids), of
+// single seeds (a few words each), of hash chains (a few words each, not
+// per link), of (seed, client input) pairs (one run of nonces each when
+// the nonces count up), and of tables and players (about 40 bytes each);
+// not with the size of the rounds. The maps that grow with rounds hold no
+// pointer, so that the collector does not scan them.
 type Ledger struct {
 	ids fpSet // round ids
 	// The nonces seen per (server seed, client input): the first run, and
-	// the others for the few keys that have more than one. The per-seed
-	// maps hold no pointers, so that the collector need not scan them (a
-	// hash-chain table has a seed per round).
+	// the others for the few keys that have more than one. Verified
+	// hash-chain links are not here: their chain's state covers them.
 	nonces   map[[2]uint64]nonceRange
 	moreRuns map[[2]uint64][]nonceRange
 	seeds    map[uint64]seedState
