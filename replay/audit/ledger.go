@@ -23,6 +23,14 @@ import (
 // (see [Trace.OwnRoundID]), it holds no reference into the round, so the
 // round's memory may be reused once Check returns.
 type Trace struct {
+	traceRound
+	// Hash-chain rounds only: link.index > 0. Outside traceRound, so that
+	// resetting a trace does not write these 104 bytes for every round.
+	link chainLink
+}
+
+// traceRound is the part of a [Trace] that every round sets.
+type traceRound struct {
 	Src     Source
 	RoundID string
 	idFP    uint64 // fingerprint of the round id
@@ -37,7 +45,6 @@ type Trace struct {
 	seedFP   uint64 // the first 8 bytes of SHA-256(seed)
 	Nonce    uint64
 	ClientFP uint64
-	link     chainLink // hash-chain rounds only: link.index > 0
 
 	player playerBalance   // the first box or seat
 	more   []playerBalance // the others
@@ -70,7 +77,8 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 		player = r.Boxes[0].PlayerID
 	}
 	ids.lookup(r.TableID, player)
-	*t = Trace{Src: src, RoundID: r.RoundID, idFP: fingerprint(r.RoundID), table: ids.tableFP, session: ids.sessionFP, more: more}
+	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, idFP: fingerprint(r.RoundID), table: ids.tableFP, session: ids.sessionFP, more: more}
+	t.link.index = 0
 }
 
 // idCache keeps the fingerprints of the last table and player seen with a
@@ -450,11 +458,12 @@ func addNonce(rs []nonceRange, n uint64) ([]nonceRange, bool) {
 	return rs, true
 }
 
-// fpSet is a set of 64-bit fingerprints: open addressing, linear probing,
-// 8 bytes a slot, at most 4/5 full. A fingerprint's first slot is the high
-// word of fingerprint x size (fingerprints are uniform), so the table
-// need not be a power of two: reserved for n, it takes 10 bytes per
-// fingerprint. Zero is stored out of band.
+// fpSet is a set of 64-bit fingerprints: open addressing over buckets of
+// 8 slots (64 bytes, a cache line in a large table), at most 4/5 full. A
+// fingerprint's home bucket is the high word of fingerprint x buckets
+// (fingerprints are uniform), so the table need not be a power of two:
+// reserved for n, it takes 10 bytes per fingerprint. A full bucket spills
+// into the next. Zero is stored out of band.
 type fpSet struct {
 	slots []uint64
 	n     int
@@ -462,10 +471,13 @@ type fpSet struct {
 	sink  uint64
 }
 
-// home returns the first slot x probes.
+// bucketSlots is the number of slots of a bucket.
+const bucketSlots = 8
+
+// home returns the first slot of x's home bucket.
 func (s *fpSet) home(x uint64) int {
-	hi, _ := bits.Mul64(x, uint64(len(s.slots)))
-	return int(hi)
+	hi, _ := bits.Mul64(x, uint64(len(s.slots)/bucketSlots))
+	return int(hi) * bucketSlots
 }
 
 // add inserts x and reports whether it was new.
@@ -479,21 +491,24 @@ func (s *fpSet) add(x uint64) bool {
 		s.grow()
 	}
 	for i := s.home(x); ; {
-		switch s.slots[i] {
-		case x:
-			return false
-		case 0:
-			s.slots[i] = x
-			s.n++
-			return true
+		b := (*[bucketSlots]uint64)(s.slots[i : i+bucketSlots])
+		for k := range b {
+			switch b[k] {
+			case x:
+				return false
+			case 0:
+				b[k] = x
+				s.n++
+				return true
+			}
 		}
-		if i++; i == len(s.slots) {
+		if i += bucketSlots; i == len(s.slots) {
 			i = 0
 		}
 	}
 }
 
-// touch loads the first slot each trace's round id probes (see
+// touch loads the home bucket of each trace's round id (see
 // Ledger.ObserveAll).
 func (s *fpSet) touch(ts []Trace) {
 	if len(s.slots) == 0 {
@@ -508,15 +523,16 @@ func (s *fpSet) touch(ts []Trace) {
 
 // reserve makes room for n fingerprints without growing.
 func (s *fpSet) reserve(n int64) {
-	if n <= 0 || n > math.MaxInt/8 {
+	if n <= 0 || n > math.MaxInt/16 {
 		return
 	}
-	if size := max(1024, int((5*(n+1)+3)/4)); size > len(s.slots) {
+	buckets := max(128, int((5*(n+1)+4*bucketSlots-1)/(4*bucketSlots)))
+	if size := buckets * bucketSlots; size > len(s.slots) {
 		s.resize(size)
 	}
 }
 
-func (s *fpSet) grow() { s.resize(max(1024, 2*len(s.slots))) }
+func (s *fpSet) grow() { s.resize(max(128*bucketSlots, 2*len(s.slots))) }
 
 func (s *fpSet) resize(size int) {
 	old := s.slots

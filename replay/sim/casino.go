@@ -257,11 +257,15 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		for k, p := range plays {
 			f.ClientSeeds[k] = p.sl.clientSeed
 		}
-		var err error
-		if d, err = s.dealer.Prepare(link[:]); err != nil {
-			return err
+		// Every round has its own link: the table's dealer is rekeyed
+		// rather than prepared anew.
+		if r, ok := s.linkDealer.(scheme.Rekeyer); !ok || r.Rekey(link[:]) != nil {
+			var err error
+			if s.linkDealer, err = s.dealer.Prepare(link[:]); err != nil {
+				return err
+			}
 		}
-		serverSeed = link[:]
+		d, serverSeed = s.linkDealer, link[:]
 	}
 
 	lay, err := s.layoutFor(len(plays))

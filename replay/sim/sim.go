@@ -115,15 +115,16 @@ var ErrConfig = errors.New("invalid simulation")
 
 // Simulator plays rounds. It is not safe for concurrent use.
 type Simulator struct {
-	cfg      Config
-	p        *profile.Profile
-	pHash    string
-	table    *casino.Table // casino games
-	uncapped *casino.Table // casino games: the table without max payout
-	dealer   scheme.Scheme
-	rng      *rand.Rand
-	step     time.Duration
-	prefix   string
+	cfg        Config
+	p          *profile.Profile
+	pHash      string
+	table      *casino.Table // casino games
+	uncapped   *casino.Table // casino games: the table without max payout
+	dealer     scheme.Scheme
+	linkDealer scheme.Dealer // the live table's, rekeyed for every link
+	rng        *rand.Rand
+	step       time.Duration
+	prefix     string
 
 	i      int64 // index of the next round
 	slots  []*slot
