@@ -182,9 +182,12 @@ func TestDamageFiles(t *testing.T) {
 		require.NoError(t, err)
 		var rows []roundRow
 		for _, u := range d.Units() {
-			rg := d.parts[u.File].rounds.RowGroups()[u.RowGroup]
-			rows, err = readGroup(rg, rows)
+			p := d.parts[u.File]
+			files, err := p.acquire()
 			require.NoError(t, err)
+			rows, err = readGroup(files.rounds.RowGroups()[u.RowGroup], rows)
+			require.NoError(t, err)
+			p.release()
 		}
 		d.Close()
 		writeRaw(t, filepath.Join(dir, "part-00000.rounds.parquet"), rows, MetaSchemaVersion, "1.7", MetaTable, TableRounds)

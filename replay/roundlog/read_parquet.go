@@ -153,7 +153,7 @@ type childGroup[T any] struct {
 	next  int
 }
 
-func loadChild[T any](p *part, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (*childGroup[T], *DamageError) {
+func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (*childGroup[T], *DamageError) {
 	c := p.children[idx]
 	name := childTables[idx]
 	if need == 0 {
@@ -165,19 +165,18 @@ func loadChild[T any](p *part, idx int, u Unit, need int64, cols map[string]*col
 	}
 	j := -1
 	var base int64
-	rgs := c.file.RowGroups()
 	for k, f := range c.first {
 		if f >= u.FirstRow && f < u.FirstRow+u.Rounds {
 			j = k
 			break
 		}
-		base += rgs[k].NumRows()
+		base += c.rows[k]
 	}
 	if j < 0 {
 		return nil, &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("no row group holds the %s of rounds %d..%d of %s", name, u.FirstRow, u.FirstRow+u.Rounds-1, p.roundsFn)}
 	}
-	rg := rgs[j]
+	rg := files.kids[idx].RowGroups()[j]
 	if rg.NumRows() != need {
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
@@ -262,10 +261,15 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 			d.RoundID = strings.Clone(d.RoundID)
 		}
 	}()
-	rg := p.rounds.RowGroups()[u.RowGroup]
 	groupDamage := func(reason string) []*DamageError {
 		return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: -1, Reason: reason}}
 	}
+	files, err := p.acquire()
+	if err != nil {
+		return groupDamage(err.Error()), nil
+	}
+	defer p.release()
+	rg := files.rounds.RowGroups()[u.RowGroup]
 	b := getBufs()
 	defer putBufs(b)
 	b.times.reset()
@@ -315,22 +319,22 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 			need[i] += int64(c)
 		}
 	}
-	boxes, dmg := loadChild(p, 0, u, need[0], b.cols[1], b.boxes, fillBoxes)
+	boxes, dmg := loadChild(p, files, 0, u, need[0], b.cols[1], b.boxes, fillBoxes)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
 	}
 	b.boxes = boxes.rows
-	seats, dmg := loadChild(p, 1, u, need[1], b.cols[2], b.seats, fillSeats)
+	seats, dmg := loadChild(p, files, 1, u, need[1], b.cols[2], b.seats, fillSeats)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
 	}
 	b.seats = seats.rows
-	actions, dmg := loadChild(p, 2, u, need[2], b.cols[3], b.actions, fillActions)
+	actions, dmg := loadChild(p, files, 2, u, need[2], b.cols[3], b.actions, fillActions)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
 	}
 	b.actions = actions.rows
-	pots, dmg := loadChild(p, 3, u, need[3], b.cols[4], b.pots, fillPots)
+	pots, dmg := loadChild(p, files, 3, u, need[3], b.cols[4], b.pots, fillPots)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
 	}

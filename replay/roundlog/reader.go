@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -43,27 +44,125 @@ type Unit struct {
 
 // Dataset is an opened round log: Parquet parts and JSON Lines files.
 // Its methods are safe for concurrent use.
+//
+// Open reads every Parquet file's footer once, to list the units and check
+// the schema, and closes the file again. A part's files are opened when
+// one of its units is read and closed when all its units have been read:
+// a dataset of many files holds the footers and descriptors of the parts
+// being read only, not of every part.
 type Dataset struct {
 	units  []Unit
 	parts  map[string]*part // by rounds file
 	damage []*DamageError
-	files  []*os.File
 }
 
-// part is one opened Parquet part.
+// part is one Parquet part: what Open learnt of its files, and its files
+// while units of it are being read.
 type part struct {
-	rounds   *parquet.File
-	roundsFn string
-	children [4]*child // boxes, seats, actions, pots
+	roundsFn    string
+	roundGroups int
+	children    [4]*child // boxes, seats, actions, pots
+
+	mu    sync.Mutex
+	files *partFiles // nil when closed
+	users int        // reads in progress
+	left  int        // units not read yet
 }
 
-// child is an opened child table: its row groups by the first round row
-// they hold.
+// partFiles are a part's opened files.
+type partFiles struct {
+	rounds *parquet.File
+	kids   [4]*parquet.File
+	os     []*os.File
+}
+
+func (pf *partFiles) close() error {
+	var errs []error
+	for _, f := range pf.os {
+		errs = append(errs, f.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// child is a child table: its row groups by the first round row they hold.
 type child struct {
 	name  string
 	path  string
-	file  *parquet.File
 	first []int64 // first round_row of each row group
+	rows  []int64 // rows of each row group
+}
+
+// acquire opens the part's files if they are closed.
+func (p *part) acquire() (*partFiles, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil {
+		pf, err := p.open()
+		if err != nil {
+			return nil, err
+		}
+		p.files = pf
+	}
+	p.users++
+	return p.files, nil
+}
+
+// release ends a read of one unit; the files are closed once every unit
+// has been read and no read is in progress.
+func (p *part) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.users--
+	p.left--
+	if p.users == 0 && p.left <= 0 && p.files != nil {
+		p.files.close()
+		p.files = nil
+	}
+}
+
+// open opens the part's files again, and checks that they still have the
+// row groups Open found.
+func (p *part) open() (*partFiles, error) {
+	pf := &partFiles{}
+	openOne := func(fn string, groups int) (*parquet.File, error) {
+		f, err := os.Open(fn)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open the file again: %v", err)
+		}
+		pf.os = append(pf.os, f)
+		file, err := openParquetFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("the file changed since it was opened: %v", err)
+		}
+		if n := len(file.RowGroups()); n != groups {
+			return nil, fmt.Errorf("the file changed since it was opened: %d row groups, then %d", groups, n)
+		}
+		return file, nil
+	}
+	var err error
+	if pf.rounds, err = openOne(p.roundsFn, p.roundGroups); err != nil {
+		pf.close()
+		return nil, err
+	}
+	for i, c := range p.children {
+		if c == nil {
+			continue
+		}
+		if pf.kids[i], err = openOne(c.path, len(c.first)); err != nil {
+			pf.close()
+			return nil, fmt.Errorf("%s: %w", c.path, err)
+		}
+	}
+	return pf, nil
+}
+
+// openParquetFile reads the footer of a Parquet file.
+func openParquetFile(f *os.File) (*parquet.File, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true), parquet.ReadBufferSize(1<<20))
 }
 
 var childTables = [4]string{TableBoxes, TableSeats, TableActions, TablePots}
@@ -141,32 +240,40 @@ func (d *Dataset) Rounds() int64 {
 	return n
 }
 
-// Close closes the files.
+// Close closes the files of the parts being read.
 func (d *Dataset) Close() error {
 	var errs []error
-	for _, f := range d.files {
-		errs = append(errs, f.Close())
+	for _, p := range d.parts {
+		p.mu.Lock()
+		if p.files != nil {
+			errs = append(errs, p.files.close())
+			p.files = nil
+		}
+		p.mu.Unlock()
 	}
-	d.files = nil
 	return errors.Join(errs...)
 }
 
-func (d *Dataset) openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *DamageError, error) {
+// openParquet opens fn and checks its schema. The caller closes the
+// returned os.File.
+func (d *Dataset) openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.File, *DamageError, error) {
 	f, err := os.Open(fn)
 	if err != nil {
-		return nil, nil, fmt.Errorf("failed to open round log: %w", err)
+		return nil, nil, nil, fmt.Errorf("failed to open round log: %w", err)
 	}
-	st, err := f.Stat()
-	if err != nil {
+	pf, dmg, err := checkParquet(f, fn, table, want)
+	if pf == nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("failed to open round log: %w", err)
+		return nil, nil, dmg, err
 	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true), parquet.ReadBufferSize(1<<20))
+	return pf, f, nil, nil
+}
+
+func checkParquet(f *os.File, fn, table string, want *parquet.Schema) (*parquet.File, *DamageError, error) {
+	pf, err := openParquetFile(f)
 	if err != nil {
-		f.Close()
 		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("not a readable Parquet file (truncated or corrupt footer): %v", err)}, nil
 	}
-	d.files = append(d.files, f)
 	v, ok := pf.Lookup(MetaSchemaVersion)
 	if !ok {
 		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("wrong schema: no %s key-value metadata; not a fairhold round log", MetaSchemaVersion)}, nil
@@ -221,8 +328,10 @@ var (
 	childSchemas  = [4]*parquet.Schema{schemaBoxes, schemaSeats, schemaActions, schemaPots}
 )
 
+// openPart reads the footers of a part's files, lists its units and
+// closes the files again.
 func (d *Dataset) openPart(fn string) error {
-	rf, dmg, err := d.openParquet(fn, TableRounds, schemaRounds)
+	rf, f, dmg, err := d.openParquet(fn, TableRounds, schemaRounds)
 	if err != nil {
 		return err
 	}
@@ -230,14 +339,15 @@ func (d *Dataset) openPart(fn string) error {
 		d.damage = append(d.damage, dmg)
 		return nil
 	}
-	p := &part{rounds: rf, roundsFn: fn}
+	defer f.Close()
+	p := &part{roundsFn: fn, roundGroups: len(rf.RowGroups())}
 	prefix := strings.TrimSuffix(fn, "."+TableRounds+".parquet")
 	for i, name := range childTables {
 		cfn := prefix + "." + name + ".parquet"
 		if _, err := os.Stat(cfn); err != nil {
 			continue
 		}
-		cf, dmg, err := d.openParquet(cfn, name, childSchemas[i])
+		cf, f, dmg, err := d.openParquet(cfn, name, childSchemas[i])
 		if err != nil {
 			return err
 		}
@@ -246,7 +356,7 @@ func (d *Dataset) openPart(fn string) error {
 			d.damage = append(d.damage, dmg)
 			continue
 		}
-		c := &child{name: name, path: cfn, file: cf}
+		c := &child{name: name, path: cfn}
 		for j, rg := range cf.RowGroups() {
 			first, err := firstRoundRow(rg)
 			if err != nil {
@@ -254,7 +364,9 @@ func (d *Dataset) openPart(fn string) error {
 				first = -1
 			}
 			c.first = append(c.first, first)
+			c.rows = append(c.rows, rg.NumRows())
 		}
+		f.Close()
 		p.children[i] = c
 	}
 	d.parts[fn] = p
@@ -262,6 +374,7 @@ func (d *Dataset) openPart(fn string) error {
 	for j, rg := range rf.RowGroups() {
 		d.units = append(d.units, Unit{File: fn, Format: FormatParquet, RowGroup: j, FirstRow: row, Rounds: rg.NumRows()})
 		row += rg.NumRows()
+		p.left++
 	}
 	return nil
 }

@@ -2,8 +2,11 @@ package roundlog
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,9 +72,12 @@ func TestFastPathUsed(t *testing.T) {
 	require.Len(t, d.Units(), 3)
 	for _, u := range d.Units() {
 		p := d.parts[u.File]
-		assert.True(t, sameSchema(p.rounds.RowGroups()[u.RowGroup].Schema(), schemaRounds))
-		assert.True(t, sameSchema(p.children[0].file.RowGroups()[u.RowGroup].Schema(), schemaBoxes))
-		assert.False(t, sameSchema(p.rounds.RowGroups()[u.RowGroup].Schema(), schemaBoxes))
+		files, err := p.acquire()
+		require.NoError(t, err)
+		assert.True(t, sameSchema(files.rounds.RowGroups()[u.RowGroup].Schema(), schemaRounds))
+		assert.True(t, sameSchema(files.kids[0].RowGroups()[u.RowGroup].Schema(), schemaBoxes))
+		assert.False(t, sameSchema(files.rounds.RowGroups()[u.RowGroup].Schema(), schemaBoxes))
+		p.release()
 	}
 }
 
@@ -96,7 +102,7 @@ func TestRowGroupRowsBound(t *testing.T) {
 			if c == nil {
 				continue
 			}
-			n := c.file.RowGroups()[u.RowGroup].NumRows()
+			n := c.rows[u.RowGroup]
 			// The round that reaches the bound closes the group: it may add
 			// its own rows past it, no more.
 			assert.Less(t, n, int64(bound+100), "%s row group %d", c.path, u.RowGroup)
@@ -106,4 +112,80 @@ func TestRowGroupRowsBound(t *testing.T) {
 	got, _, dmg := readAll(t, dir)
 	assert.Empty(t, dmg)
 	assert.Equal(t, jsonRoundTrip(t, rs), got)
+}
+
+// TestPartsOpenWhileRead checks that a part's files are open only while
+// its units are read: Open closes them, a read opens them, they close once
+// every unit of the part has been read, a unit read again opens them
+// again, and a file changed after Open is reported as damage.
+func TestPartsOpenWhileRead(t *testing.T) {
+	dir := t.TempDir()
+	rs := casinoRounds(90)
+	// Three parts of 30 rounds, row groups of 10.
+	for k := range 3 {
+		sub := t.TempDir()
+		writeParquet(t, sub, rs[30*k:30*(k+1)], Options{RowGroupRounds: 10})
+		for _, table := range []string{TableRounds, TableBoxes} {
+			b, err := os.ReadFile(filepath.Join(sub, "part-00000."+table+".parquet"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.%s.parquet", k, table)), b, 0o644))
+		}
+	}
+	d, err := Open(dir)
+	require.NoError(t, err)
+	defer d.Close()
+	require.Len(t, d.Units(), 9)
+	open := func() []string {
+		var out []string
+		for fn, p := range d.parts {
+			if p.files != nil {
+				out = append(out, filepath.Base(fn))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	assert.Empty(t, open(), "Open closes the files")
+	var seen []string
+	_, err = d.Scan(func(r *Record) error {
+		if r.Row%10 == 0 {
+			seen = append(seen, filepath.Base(r.File)+":"+strings.Join(open(), ","))
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"p0.rounds.parquet:p0.rounds.parquet", "p0.rounds.parquet:p0.rounds.parquet", "p0.rounds.parquet:p0.rounds.parquet",
+		"p1.rounds.parquet:p1.rounds.parquet", "p1.rounds.parquet:p1.rounds.parquet", "p1.rounds.parquet:p1.rounds.parquet",
+		"p2.rounds.parquet:p2.rounds.parquet", "p2.rounds.parquet:p2.rounds.parquet", "p2.rounds.parquet:p2.rounds.parquet",
+	}, seen)
+	assert.Empty(t, open(), "every part read")
+
+	// A unit read again opens its part again.
+	n := 0
+	dmg, err := d.ReadUnit(4, func(*Record) error { n++; return nil })
+	require.NoError(t, err)
+	assert.Empty(t, dmg)
+	assert.Equal(t, 10, n)
+	assert.Empty(t, open())
+
+	// A rounds file replaced by another with fewer row groups.
+	small := t.TempDir()
+	writeParquet(t, small, rs[:5], Options{})
+	b, err := os.ReadFile(filepath.Join(small, "part-00000.rounds.parquet"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p2.rounds.parquet"), b, 0o644))
+	dmg, err = d.ReadUnit(7, func(*Record) error { t.Fatal("no round of a changed file"); return nil })
+	require.NoError(t, err)
+	require.Len(t, dmg, 1)
+	assert.Equal(t, filepath.Join(dir, "p2.rounds.parquet"), dmg[0].File)
+	assert.Equal(t, 1, dmg[0].RowGroup)
+	assert.Contains(t, dmg[0].Reason, "changed since it was opened")
+	// A removed file.
+	require.NoError(t, os.Remove(filepath.Join(dir, "p1.boxes.parquet")))
+	dmg, err = d.ReadUnit(3, func(*Record) error { t.Fatal("no round of a removed file"); return nil })
+	require.NoError(t, err)
+	require.Len(t, dmg, 1)
+	assert.Contains(t, dmg[0].Reason, "cannot open the file again")
+	assert.Empty(t, open())
 }
