@@ -1,0 +1,5 @@
+//go:build !race
+
+package scheme
+
+const raceEnabled = false
