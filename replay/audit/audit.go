@@ -35,9 +35,11 @@
 package audit
 
 import (
+	"crypto/subtle"
 	"strings"
 	"time"
 
+	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
@@ -116,8 +118,7 @@ type seedEntry struct {
 	commitText string // the commitment last checked against
 	commit     [32]byte
 	commitErr  error
-	commitOK   bool // commit = step; valid when commitSet
-	commitSet  bool
+	commitOK   bool // commit = step
 
 	times timeCache // its commitment and reveal times
 	ids   idCache   // its session's table and player
@@ -137,10 +138,8 @@ type seedEntry struct {
 }
 
 // Rekeyer is a [Dealer] that can be prepared again for another server seed
-// of its scheme without allocating.
-type Rekeyer interface {
-	Rekey(serverSeed []byte) error
-}
+// of its scheme without allocating, as the schemes' dealers can.
+type Rekeyer = scheme.Rekeyer
 
 // reuse empties e for another seed, keeping what does not depend on the
 // seed: its dealer, to be rekeyed, and the time and id caches (a text's
@@ -196,6 +195,9 @@ func (c *Checker) seed(text string) *seedEntry {
 		e.bytes, e.err = decode32(text)
 		if e.err == nil {
 			e.step = step(e.bytes)
+			// A reused entry keeps the commitment it was last checked
+			// against: check the new seed against it.
+			e.commitOK = e.commitErr == nil && e.commitText != "\x00" && subtle.ConstantTimeCompare(e.commit[:], e.step[:]) == 1
 		}
 		c.seeds[text] = e
 	}

@@ -56,7 +56,7 @@ func (s schemeDealer) Deal(dst []uint8, clientSeeds []string, nonce uint64, beac
 // Rekey prepares the dealer for another server seed of its scheme, when
 // the scheme's dealer can be rekeyed.
 func (s schemeDealer) Rekey(serverSeed []byte) error {
-	r, ok := s.d.(scheme.Rekeyer)
+	r, ok := s.d.(Rekeyer)
 	if !ok {
 		return errors.New("the scheme's dealer cannot be rekeyed")
 	}

@@ -109,11 +109,7 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 	if f.Commitment != se.commitText {
 		se.commitText = strings.Clone(f.Commitment)
 		se.commit, se.commitErr = decode32(f.Commitment)
-		se.commitSet = false
-	}
-	if !se.commitSet {
 		se.commitOK = se.commitErr == nil && subtle.ConstantTimeCompare(se.commit[:], se.step[:]) == 1
-		se.commitSet = true
 	}
 	if se.commitErr != nil {
 		e.add(finding.InputDamaged, "fairness.commitment", "64 hex digits", quote(f.Commitment), se.commitErr.Error())
