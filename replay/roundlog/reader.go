@@ -120,27 +120,29 @@ func (p *part) release() {
 	}
 }
 
-// open opens the part's files again, and checks that they still have the
-// row groups Open found.
+// open opens the part's files again, and checks them as Open did and
+// that they still have the row groups Open found.
 func (p *part) open() (*partFiles, error) {
 	pf := &partFiles{}
-	openOne := func(fn string, groups int) (*parquet.File, error) {
+	openOne := func(fn, table string, want *parquet.Schema, groups int) (*parquet.File, error) {
 		f, err := os.Open(fn)
 		if err != nil {
 			return nil, fmt.Errorf("cannot open the file again: %v", err)
 		}
 		pf.os = append(pf.os, f)
-		file, err := openParquetFile(f)
-		if err != nil {
+		file, dmg, err := checkParquet(f, fn, table, want)
+		switch {
+		case err != nil:
 			return nil, fmt.Errorf("the file changed since it was opened: %v", err)
-		}
-		if n := len(file.RowGroups()); n != groups {
-			return nil, fmt.Errorf("the file changed since it was opened: %d row groups, then %d", groups, n)
+		case dmg != nil:
+			return nil, fmt.Errorf("the file changed since it was opened: %s", dmg.Reason)
+		case len(file.RowGroups()) != groups:
+			return nil, fmt.Errorf("the file changed since it was opened: %d row groups, then %d", groups, len(file.RowGroups()))
 		}
 		return file, nil
 	}
 	var err error
-	if pf.rounds, err = openOne(p.roundsFn, p.roundGroups); err != nil {
+	if pf.rounds, err = openOne(p.roundsFn, TableRounds, schemaRounds, p.roundGroups); err != nil {
 		pf.close()
 		return nil, err
 	}
@@ -148,7 +150,7 @@ func (p *part) open() (*partFiles, error) {
 		if c == nil {
 			continue
 		}
-		if pf.kids[i], err = openOne(c.path, len(c.first)); err != nil {
+		if pf.kids[i], err = openOne(c.path, childTables[i], childSchemas[i], len(c.first)); err != nil {
 			pf.close()
 			return nil, fmt.Errorf("%s: %w", c.path, err)
 		}

@@ -181,6 +181,14 @@ func TestPartsOpenWhileRead(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "p2.rounds.parquet"), dmg[0].File)
 	assert.Equal(t, 1, dmg[0].RowGroup)
 	assert.Contains(t, dmg[0].Reason, "changed since it was opened")
+	// A rounds file replaced by a file of another table.
+	b, err = os.ReadFile(filepath.Join(dir, "p0.boxes.parquet"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p0.rounds.parquet"), b, 0o644))
+	dmg, err = d.ReadUnit(0, func(*Record) error { t.Fatal("no round of a changed file"); return nil })
+	require.NoError(t, err)
+	require.Len(t, dmg, 1)
+	assert.Contains(t, dmg[0].Reason, "changed since it was opened: wrong schema")
 	// A removed file.
 	require.NoError(t, os.Remove(filepath.Join(dir, "p1.boxes.parquet")))
 	dmg, err = d.ReadUnit(3, func(*Record) error { t.Fatal("no round of a removed file"); return nil })

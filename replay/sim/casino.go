@@ -259,7 +259,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		}
 		// Every round has its own link: the table's dealer is rekeyed
 		// rather than prepared anew.
-		if r, ok := s.linkDealer.(scheme.Rekeyer); !ok || r.Rekey(link[:]) != nil {
+		if rk, ok := s.linkDealer.(scheme.Rekeyer); !ok || rk.Rekey(link[:]) != nil {
 			var err error
 			if s.linkDealer, err = s.dealer.Prepare(link[:]); err != nil {
 				return err
