@@ -144,7 +144,7 @@ const MaxChainWalk = 1 << 20
 // rounds (10 bytes per round, reserved, for the set of round ids), of
 // single seeds (a few words each), of hash chains (a few words each, not
 // per link), of (seed, client input) pairs (one run of nonces each when
-// the nonces count up), and of tables and players (about 40 bytes each);
+// the nonces count up), of tables, and of players (30 to 60 bytes each);
 // not with the size of the rounds. The maps that grow with rounds hold no
 // pointer, so that the collector does not scan them.
 type Ledger struct {
@@ -158,7 +158,7 @@ type Ledger struct {
 	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
 	chains   map[[32]byte]*chainState // by anchor (commitment)
 	tables   map[uint64]int64         // last round time per table
-	players  map[uint64]lastBalance
+	players  fpMap[lastBalance]
 	files    fileTable // the files of lastBalance.file
 }
 
@@ -189,11 +189,32 @@ type chainState struct {
 
 // lastBalance is a player's balance after their last round, and where
 // that round is in the input. It holds no pointer, so that the collector
-// need not scan the map of players (millions, with a busy table).
+// need not scan the players (millions, with a busy table).
 type lastBalance struct {
 	after int64
-	row   int64
-	file  int32 // index in Ledger.files
+	where uint64 // file index << 44 | row, or unknownRow
+}
+
+// Where a lastBalance's round is: the file's index in Ledger.files and the
+// row, packed in 64 bits; unknownRow when they do not fit.
+const (
+	rowBits    = 44
+	unknownRow = ^uint64(0)
+)
+
+func packWhere(file int32, row int64) uint64 {
+	if file < 0 || file >= 1<<(64-rowBits) || row < 0 || row >= 1<<rowBits {
+		return unknownRow
+	}
+	return uint64(file)<<rowBits | uint64(row)
+}
+
+// previous describes where a player's previous round is.
+func (l *Ledger) previous(b lastBalance) string {
+	if b.where == unknownRow {
+		return "the player's previous round"
+	}
+	return fmt.Sprintf("the player's round at %s row %d", l.files.names[b.where>>rowBits], b.where&(1<<rowBits-1))
 }
 
 // fileTable numbers the input files, so that a lastBalance names its
@@ -229,7 +250,6 @@ func NewLedger() *Ledger {
 		moreRuns: map[[2]uint64][]nonceRange{},
 		chains:   map[[32]byte]*chainState{},
 		tables:   map[uint64]int64{},
-		players:  map[uint64]lastBalance{},
 	}
 }
 
@@ -270,10 +290,11 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		// The other checks would only repeat what the first copy
 		// established; the balances move on from the copy.
 		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")
-		file := l.files.number(t.Src.File)
+		where := packWhere(l.files.number(t.Src.File), t.Src.Row)
 		for i := range t.np {
 			p := t.playerAt(i)
-			l.players[p.id] = lastBalance{p.after, t.Src.Row, file}
+			last, _ := l.players.ref(p.id)
+			*last = lastBalance{p.after, where}
 		}
 		return out
 	}
@@ -287,21 +308,22 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
-	var file int32
+	var where uint64
 	if t.np > 0 {
-		file = l.files.number(t.Src.File)
+		where = packWhere(l.files.number(t.Src.File), t.Src.Row)
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		if last, ok := l.players[p.id]; ok && p.before != last.after {
+		last, ok := l.players.ref(p.id)
+		if ok && p.before != last.after {
 			field := boxField(int(p.slot), "balance_before")
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
 			}
-			add(finding.BalanceGap, field, fmt.Sprintf("%d (after the player's round at %s row %d)", last.after, l.files.names[last.file], last.row),
+			add(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(*last)),
 				strconv.FormatInt(p.before, 10), "")
 		}
-		l.players[p.id] = lastBalance{p.after, t.Src.Row, file}
+		*last = lastBalance{p.after, where}
 	}
 	return out
 }
@@ -458,89 +480,113 @@ func addNonce(rs []nonceRange, n uint64) ([]nonceRange, bool) {
 	return rs, true
 }
 
-// fpSet is a set of 64-bit fingerprints: open addressing over buckets of
-// 8 slots (64 bytes, a cache line in a large table), at most 4/5 full. A
-// fingerprint's home bucket is the high word of fingerprint x buckets
-// (fingerprints are uniform), so the table need not be a power of two:
-// reserved for n, it takes 10 bytes per fingerprint. A full bucket spills
-// into the next. Zero is stored out of band.
-type fpSet struct {
-	slots []uint64
-	n     int
-	zero  bool
-	sink  uint64
+// fpMap maps 64-bit fingerprints to values: open addressing over buckets
+// of 8 keys (64 bytes, a cache line in a large table), at most 4/5 full,
+// keys and values in separate arrays. A fingerprint's home bucket is the
+// high word of fingerprint x buckets (fingerprints are uniform), so the
+// table need not be a power of two. A full bucket spills into the next.
+// Zero is kept out of band. With no value (fpSet) it is a set of 10 bytes
+// per fingerprint when reserved.
+type fpMap[V any] struct {
+	keys    []uint64
+	vals    []V
+	n       int
+	zero    bool // zero is a key
+	zeroVal V
+	sink    uint64
 }
 
-// bucketSlots is the number of slots of a bucket.
+// fpSet is a set of fingerprints.
+type fpSet = fpMap[struct{}]
+
+// bucketSlots is the number of keys of a bucket.
 const bucketSlots = 8
 
 // home returns the first slot of x's home bucket.
-func (s *fpSet) home(x uint64) int {
-	hi, _ := bits.Mul64(x, uint64(len(s.slots)/bucketSlots))
+func (m *fpMap[V]) home(x uint64) int {
+	hi, _ := bits.Mul64(x, uint64(len(m.keys)/bucketSlots))
 	return int(hi) * bucketSlots
 }
 
-// add inserts x and reports whether it was new.
-func (s *fpSet) add(x uint64) bool {
-	if x == 0 {
-		was := s.zero
-		s.zero = true
-		return !was
-	}
-	if 5*(s.n+1) > 4*len(s.slots) {
-		s.grow()
-	}
-	for i := s.home(x); ; {
-		b := (*[bucketSlots]uint64)(s.slots[i : i+bucketSlots])
+// find returns the slot holding x (x != 0, the table not empty), or the
+// empty slot where it would go.
+func (m *fpMap[V]) find(x uint64) (int, bool) {
+	for i := m.home(x); ; {
+		b := (*[bucketSlots]uint64)(m.keys[i : i+bucketSlots])
 		for k := range b {
 			switch b[k] {
 			case x:
-				return false
+				return i + k, true
 			case 0:
-				b[k] = x
-				s.n++
-				return true
+				return i + k, false
 			}
 		}
-		if i += bucketSlots; i == len(s.slots) {
+		if i += bucketSlots; i == len(m.keys) {
 			i = 0
 		}
 	}
 }
 
+// ref returns x's value, inserting x with the zero value if it is new, and
+// whether x was there. The pointer is valid until the next insertion.
+func (m *fpMap[V]) ref(x uint64) (*V, bool) {
+	if x == 0 {
+		was := m.zero
+		m.zero = true
+		return &m.zeroVal, was
+	}
+	if 5*(m.n+1) > 4*len(m.keys) {
+		m.grow()
+	}
+	i, ok := m.find(x)
+	if !ok {
+		m.keys[i] = x
+		m.n++
+	}
+	return &m.vals[i], ok
+}
+
+// add inserts x into a set and reports whether it was new.
+func (m *fpMap[V]) add(x uint64) bool {
+	_, was := m.ref(x)
+	return !was
+}
+
 // touch loads the home bucket of each trace's round id (see
 // Ledger.ObserveAll).
-func (s *fpSet) touch(ts []Trace) {
-	if len(s.slots) == 0 {
+func (m *fpMap[V]) touch(ts []Trace) {
+	if len(m.keys) == 0 {
 		return
 	}
 	var sink uint64
 	for i := range ts {
-		sink |= s.slots[s.home(ts[i].idFP)]
+		sink |= m.keys[m.home(ts[i].idFP)]
 	}
-	s.sink = sink // kept, so that the loads are not optimised away
+	m.sink = sink // kept, so that the loads are not optimised away
 }
 
 // reserve makes room for n fingerprints without growing.
-func (s *fpSet) reserve(n int64) {
+func (m *fpMap[V]) reserve(n int64) {
 	if n <= 0 || n > math.MaxInt/16 {
 		return
 	}
 	buckets := max(128, int((5*(n+1)+4*bucketSlots-1)/(4*bucketSlots)))
-	if size := buckets * bucketSlots; size > len(s.slots) {
-		s.resize(size)
+	if size := buckets * bucketSlots; size > len(m.keys) {
+		m.resize(size)
 	}
 }
 
-func (s *fpSet) grow() { s.resize(max(128*bucketSlots, 2*len(s.slots))) }
+func (m *fpMap[V]) grow() { m.resize(max(128*bucketSlots, 2*len(m.keys))) }
 
-func (s *fpSet) resize(size int) {
-	old := s.slots
-	s.slots = make([]uint64, size)
-	s.n = 0
-	for _, x := range old {
+func (m *fpMap[V]) resize(size int) {
+	keys, vals := m.keys, m.vals
+	m.keys, m.vals = make([]uint64, size), make([]V, size)
+	m.n = 0
+	for i, x := range keys {
 		if x != 0 {
-			s.add(x)
+			j, _ := m.find(x)
+			m.keys[j], m.vals[j] = x, vals[i]
+			m.n++
 		}
 	}
 }
