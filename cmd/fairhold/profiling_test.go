@@ -30,3 +30,21 @@ func TestCPUProfileFlag(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--cpuprofile")
 }
+
+func TestReplayMemProfileFlag(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "3000", "--out", logs, "--row-group", "500")
+	require.Equal(t, 0, code, stderr)
+	p := filepath.Join(dir, "heap.prof")
+	_, stderr, code = runCLI("replay", logs, "--workers", "2", "--memprofile", p)
+	require.Equal(t, 0, code, stderr)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Greater(t, len(b), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, b[:2], "a gzipped pprof profile")
+
+	_, stderr, code = runCLI("replay", logs, "--memprofile", filepath.Join(dir, "missing", "x.prof"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--memprofile")
+}

@@ -27,6 +27,7 @@ type replayOptions struct {
 	workers  int
 	asJSON   bool
 	findings string
+	heap     string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -62,6 +63,7 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
 	return cmd
 }
 
@@ -122,6 +124,14 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 			return nil
 		},
 	}
+	var hf *os.File
+	if o.heap != "" {
+		if hf, err = os.Create(o.heap); err != nil {
+			return usageError(fmt.Errorf("--memprofile: %w", err))
+		}
+		defer hf.Close()
+		opts.HeapProfile = hf
+	}
 	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
 	opts.Progress = bar.Add
 	sum, err := replayer.Replay(ds, opts)
@@ -129,6 +139,11 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if fw != nil {
 		if cerr := fw.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("failed to write %s: %w", o.findings, cerr)
+		}
+	}
+	if hf != nil {
+		if cerr := hf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("--memprofile: failed to write %s: %w", o.heap, cerr)
 		}
 	}
 	if err != nil {

@@ -22,7 +22,9 @@ package replayer
 
 import (
 	"fmt"
+	"io"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -43,6 +45,11 @@ type Options struct {
 	// Progress, if not nil, is called with the number of rounds each unit
 	// held once the unit is done (from one goroutine at a time).
 	Progress func(rounds int64)
+	// HeapProfile, if not nil, receives a heap profile (runtime/pprof)
+	// taken after a collection once half of the units are done: the
+	// cross-round state and the buffers in flight are live then, as they
+	// are not once Replay returns.
+	HeapProfile io.Writer
 }
 
 // unitResult is what a worker produces for one unit.
@@ -190,6 +197,12 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		}
 		if opts.Progress != nil {
 			opts.Progress(res.rounds)
+		}
+		if opts.HeapProfile != nil && i == len(units)/2 {
+			runtime.GC()
+			if err := pprof.WriteHeapProfile(opts.HeapProfile); err != nil {
+				return nil, fmt.Errorf("heap profile: %w", err)
+			}
 		}
 	}
 	sum.finish()
