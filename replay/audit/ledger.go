@@ -144,7 +144,7 @@ const MaxChainWalk = 1 << 20
 // rounds (10 bytes per round, reserved, for the set of round ids), of
 // single seeds (a few words each), of hash chains (a few words each, not
 // per link), of (seed, client input) pairs (one run of nonces each when
-// the nonces count up), of tables, and of players (30 to 60 bytes each);
+// the nonces count up), of tables, and of players (a 24-byte map slot each);
 // not with the size of the rounds. The maps that grow with rounds hold no
 // pointer, so that the collector does not scan them.
 type Ledger struct {
@@ -158,7 +158,7 @@ type Ledger struct {
 	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
 	chains   map[[32]byte]*chainState // by anchor (commitment)
 	tables   map[uint64]int64         // last round time per table
-	players  fpMap[lastBalance]
+	players  map[uint64]lastBalance
 	files    fileTable // the files of lastBalance.file
 }
 
@@ -250,6 +250,7 @@ func NewLedger() *Ledger {
 		moreRuns: map[[2]uint64][]nonceRange{},
 		chains:   map[[32]byte]*chainState{},
 		tables:   map[uint64]int64{},
+		players:  map[uint64]lastBalance{},
 	}
 }
 
@@ -293,8 +294,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		where := packWhere(l.files.number(t.Src.File), t.Src.Row)
 		for i := range t.np {
 			p := t.playerAt(i)
-			last, _ := l.players.ref(p.id)
-			*last = lastBalance{p.after, where}
+			l.players[p.id] = lastBalance{p.after, where}
 		}
 		return out
 	}
@@ -314,16 +314,15 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		last, ok := l.players.ref(p.id)
-		if ok && p.before != last.after {
+		if last, ok := l.players[p.id]; ok && p.before != last.after {
 			field := boxField(int(p.slot), "balance_before")
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
 			}
-			add(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(*last)),
+			add(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
 				strconv.FormatInt(p.before, 10), "")
 		}
-		*last = lastBalance{p.after, where}
+		l.players[p.id] = lastBalance{p.after, where}
 	}
 	return out
 }
@@ -480,113 +479,89 @@ func addNonce(rs []nonceRange, n uint64) ([]nonceRange, bool) {
 	return rs, true
 }
 
-// fpMap maps 64-bit fingerprints to values: open addressing over buckets
-// of 8 keys (64 bytes, a cache line in a large table), at most 4/5 full,
-// keys and values in separate arrays. A fingerprint's home bucket is the
-// high word of fingerprint x buckets (fingerprints are uniform), so the
-// table need not be a power of two. A full bucket spills into the next.
-// Zero is kept out of band. With no value (fpSet) it is a set of 10 bytes
-// per fingerprint when reserved.
-type fpMap[V any] struct {
-	keys    []uint64
-	vals    []V
-	n       int
-	zero    bool // zero is a key
-	zeroVal V
-	sink    uint64
+// fpSet is a set of 64-bit fingerprints: open addressing over buckets of
+// 8 slots (64 bytes, a cache line in a large table), at most 4/5 full. A
+// fingerprint's home bucket is the high word of fingerprint x buckets
+// (fingerprints are uniform), so the table need not be a power of two:
+// reserved for n, it takes 10 bytes per fingerprint. A full bucket spills
+// into the next. Zero is stored out of band.
+type fpSet struct {
+	slots []uint64
+	n     int
+	zero  bool
+	sink  uint64
 }
 
-// fpSet is a set of fingerprints.
-type fpSet = fpMap[struct{}]
-
-// bucketSlots is the number of keys of a bucket.
+// bucketSlots is the number of slots of a bucket.
 const bucketSlots = 8
 
 // home returns the first slot of x's home bucket.
-func (m *fpMap[V]) home(x uint64) int {
-	hi, _ := bits.Mul64(x, uint64(len(m.keys)/bucketSlots))
+func (s *fpSet) home(x uint64) int {
+	hi, _ := bits.Mul64(x, uint64(len(s.slots)/bucketSlots))
 	return int(hi) * bucketSlots
 }
 
-// find returns the slot holding x (x != 0, the table not empty), or the
-// empty slot where it would go.
-func (m *fpMap[V]) find(x uint64) (int, bool) {
-	for i := m.home(x); ; {
-		b := (*[bucketSlots]uint64)(m.keys[i : i+bucketSlots])
+// add inserts x and reports whether it was new.
+func (s *fpSet) add(x uint64) bool {
+	if x == 0 {
+		was := s.zero
+		s.zero = true
+		return !was
+	}
+	if 5*(s.n+1) > 4*len(s.slots) {
+		s.grow()
+	}
+	for i := s.home(x); ; {
+		b := (*[bucketSlots]uint64)(s.slots[i : i+bucketSlots])
 		for k := range b {
 			switch b[k] {
 			case x:
-				return i + k, true
+				return false
 			case 0:
-				return i + k, false
+				b[k] = x
+				s.n++
+				return true
 			}
 		}
-		if i += bucketSlots; i == len(m.keys) {
+		if i += bucketSlots; i == len(s.slots) {
 			i = 0
 		}
 	}
 }
 
-// ref returns x's value, inserting x with the zero value if it is new, and
-// whether x was there. The pointer is valid until the next insertion.
-func (m *fpMap[V]) ref(x uint64) (*V, bool) {
-	if x == 0 {
-		was := m.zero
-		m.zero = true
-		return &m.zeroVal, was
-	}
-	if 5*(m.n+1) > 4*len(m.keys) {
-		m.grow()
-	}
-	i, ok := m.find(x)
-	if !ok {
-		m.keys[i] = x
-		m.n++
-	}
-	return &m.vals[i], ok
-}
-
-// add inserts x into a set and reports whether it was new.
-func (m *fpMap[V]) add(x uint64) bool {
-	_, was := m.ref(x)
-	return !was
-}
-
 // touch loads the home bucket of each trace's round id (see
 // Ledger.ObserveAll).
-func (m *fpMap[V]) touch(ts []Trace) {
-	if len(m.keys) == 0 {
+func (s *fpSet) touch(ts []Trace) {
+	if len(s.slots) == 0 {
 		return
 	}
 	var sink uint64
 	for i := range ts {
-		sink |= m.keys[m.home(ts[i].idFP)]
+		sink |= s.slots[s.home(ts[i].idFP)]
 	}
-	m.sink = sink // kept, so that the loads are not optimised away
+	s.sink = sink // kept, so that the loads are not optimised away
 }
 
 // reserve makes room for n fingerprints without growing.
-func (m *fpMap[V]) reserve(n int64) {
+func (s *fpSet) reserve(n int64) {
 	if n <= 0 || n > math.MaxInt/16 {
 		return
 	}
 	buckets := max(128, int((5*(n+1)+4*bucketSlots-1)/(4*bucketSlots)))
-	if size := buckets * bucketSlots; size > len(m.keys) {
-		m.resize(size)
+	if size := buckets * bucketSlots; size > len(s.slots) {
+		s.resize(size)
 	}
 }
 
-func (m *fpMap[V]) grow() { m.resize(max(128*bucketSlots, 2*len(m.keys))) }
+func (s *fpSet) grow() { s.resize(max(128*bucketSlots, 2*len(s.slots))) }
 
-func (m *fpMap[V]) resize(size int) {
-	keys, vals := m.keys, m.vals
-	m.keys, m.vals = make([]uint64, size), make([]V, size)
-	m.n = 0
-	for i, x := range keys {
+func (s *fpSet) resize(size int) {
+	old := s.slots
+	s.slots = make([]uint64, size)
+	s.n = 0
+	for _, x := range old {
 		if x != 0 {
-			j, _ := m.find(x)
-			m.keys[j], m.vals[j] = x, vals[i]
-			m.n++
+			s.add(x)
 		}
 	}
 }

@@ -207,11 +207,11 @@ func TestAddNonce(t *testing.T) {
 func TestFPSet(t *testing.T) {
 	var s fpSet
 	s.reserve(5000)
-	n := len(s.keys)
+	n := len(s.slots)
 	for i := uint64(0); i < 5000; i++ {
 		require.True(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
-	assert.Equal(t, n, len(s.keys), "reserve avoided growth")
+	assert.Equal(t, n, len(s.slots), "reserve avoided growth")
 	for i := uint64(0); i < 5000; i++ {
 		require.False(t, s.add((i+1)*0x9e3779b97f4a7c15), "%d", i)
 	}
@@ -229,7 +229,7 @@ func TestFPSet(t *testing.T) {
 	for i := uint64(0); i < 50; i++ {
 		require.False(t, w.add(^i), "%d", i)
 	}
-	assert.NotZero(t, w.keys[0], "wrapped to the first slot")
+	assert.NotZero(t, w.slots[0], "wrapped to the first slot")
 	require.True(t, w.add(0))
 	require.False(t, w.add(0))
 }
@@ -393,46 +393,6 @@ func TestManySeedsReuseDealers(t *testing.T) {
 	assert.Contains(t, codes(fs), finding.CardsMismatch)
 	for _, f := range fs {
 		assert.Equal(t, int64(n-7), f.Row, "%+v", f)
-	}
-}
-
-// TestFPMapMatchesAMap checks the fingerprint map against a Go map over
-// random insertions and updates, with zero, keys that share buckets and
-// keys whose home is the last bucket, through several growths.
-func TestFPMapMatchesAMap(t *testing.T) {
-	var m fpMap[lastBalance]
-	want := map[uint64]lastBalance{}
-	rng := rand.New(rand.NewPCG(5, 6))
-	key := func() uint64 {
-		switch rng.IntN(5) {
-		case 0:
-			return 0
-		case 1:
-			return ^uint64(rng.IntN(300)) // the last bucket
-		case 2:
-			return uint64(rng.IntN(300)) // the first bucket
-		default:
-			return rng.Uint64() % 20000
-		}
-	}
-	for i := range 100_000 {
-		k := key()
-		v, ok := m.ref(k)
-		w, wok := want[k]
-		require.Equal(t, wok, ok, "key %d at step %d", k, i)
-		require.Equal(t, w, *v, "key %d at step %d", k, i)
-		nv := lastBalance{after: rng.Int64(), where: uint64(i)}
-		*v, want[k] = nv, nv
-	}
-	n := len(want)
-	if _, ok := want[0]; ok {
-		n--
-	}
-	assert.Equal(t, n, m.n)
-	for k, w := range want {
-		v, ok := m.ref(k)
-		require.True(t, ok)
-		require.Equal(t, w, *v)
 	}
 }
 
