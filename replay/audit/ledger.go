@@ -159,7 +159,7 @@ type Ledger struct {
 	chains   map[[32]byte]*chainState // by anchor (commitment)
 	tables   map[uint64]int64         // last round time per table
 	players  map[uint64]lastBalance
-	files    fileTable // the files of lastBalance.file
+	files    fileTable // the files lastBalance.where names
 }
 
 type seedState struct {
@@ -218,7 +218,7 @@ func (l *Ledger) previous(b lastBalance) string {
 }
 
 // fileTable numbers the input files, so that a lastBalance names its
-// round's file with 4 bytes.
+// round's file in a few bits.
 type fileTable struct {
 	names []string
 	index map[string]int32
