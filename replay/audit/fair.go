@@ -117,7 +117,7 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 	}
 	t.seedFP = binary.LittleEndian.Uint64(se.step[:8]) // SHA-256: uniform
 	if f.ChainIndex > 0 {
-		t.link = chainLink{index: f.ChainIndex, seed: se.bytes, step: se.step, anchor: se.commit}
+		t.chainIndex, t.link = f.ChainIndex, chainLink{seed: se.bytes, step: se.step, anchor: se.commit}
 	}
 	t.Nonce = f.Nonce
 	if len(f.ClientSeeds) == 1 {

@@ -24,8 +24,9 @@ import (
 // round's memory may be reused once Check returns.
 type Trace struct {
 	traceRound
-	// Hash-chain rounds only: link.index > 0. Outside traceRound, so that
-	// resetting a trace does not write these 104 bytes for every round.
+	// Hash-chain rounds only (chainIndex > 0). Outside traceRound, so that
+	// a trace's reset and the Ledger touch these 96 bytes for chain rounds
+	// only.
 	link chainLink
 }
 
@@ -46,6 +47,8 @@ type traceRound struct {
 	Nonce    uint64
 	ClientFP uint64
 
+	chainIndex uint64 // the round's hash-chain index, from 1; 0 for none
+
 	player playerBalance   // the first box or seat
 	more   []playerBalance // the others
 	np     int
@@ -53,7 +56,6 @@ type traceRound struct {
 
 // chainLink is what a hash-chain round leaves for the chain checks.
 type chainLink struct {
-	index  uint64   // from 1; 0 when the round is not a hash-chain round
 	seed   [32]byte // the revealed link
 	step   [32]byte // SHA-256(link): the previous link
 	anchor [32]byte // the commitment: the chain's anchor
@@ -78,7 +80,6 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 	}
 	ids.lookup(r.TableID, player)
 	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, idFP: fingerprint(r.RoundID), table: ids.tableFP, session: ids.sessionFP, more: more}
-	t.link.index = 0
 }
 
 // idCache keeps the fingerprints of the last table and player seen with a
@@ -328,7 +329,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 }
 
 func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
-	if t.link.index > 0 && l.observeChain(t, add) {
+	if t.chainIndex > 0 && l.observeChain(t, add) {
 		return
 	}
 	// A single seed, or a link that does not verify: the state is kept
@@ -362,10 +363,10 @@ func (l *Ledger) text(r textRef) string { return string(l.seedIDs[r.off : r.off+
 // reported (docs/fairness.md section 6: round i uses link i); when the
 // client input and nonce repeat as well, that round got the same deck.
 func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) bool {
-	c := &t.link
+	c, index := &t.link, t.chainIndex
 	st := l.chains[c.anchor]
 	switch {
-	case c.index == 1:
+	case index == 1:
 		// The Checker reports a first link that does not hash to the anchor.
 		if subtle.ConstantTimeCompare(c.step[:], c.anchor[:]) != 1 {
 			return false
@@ -388,8 +389,8 @@ func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expec
 		add(finding.SeedReused, "fairness.commitment", "one session (table) per hash chain, first used in round "+l.text(st.first), "another session", "")
 	}
 	var fresh bool
-	if st.used, fresh = addNonce(st.used, c.index); !fresh {
-		add(finding.ChainLinkReused, "fairness.chain_index", "a link no earlier round used (each round reveals its own link)", strconv.FormatUint(c.index, 10), "")
+	if st.used, fresh = addNonce(st.used, index); !fresh {
+		add(finding.ChainLinkReused, "fairness.chain_index", "a link no earlier round used (each round reveals its own link)", strconv.FormatUint(index, 10), "")
 	}
 	return true
 }
@@ -398,32 +399,32 @@ func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expec
 // verified (or the anchor), given the chain's state (nil for none yet). It
 // returns the chain's state, nil when the link does not verify.
 func (l *Ledger) observeLink(t *Trace, st *chainState, add func(code finding.Code, field, expected, actual, detail string)) *chainState {
-	c := &t.link
-	anchor, steps := c.anchor, c.index
-	if st != nil && st.index < c.index {
-		anchor, steps = st.link, c.index-st.index
+	c, index := &t.link, t.chainIndex
+	anchor, steps := c.anchor, index
+	if st != nil && st.index < index {
+		anchor, steps = st.link, index-st.index
 	}
 	switch {
 	case steps == 1:
 		if subtle.ConstantTimeCompare(c.step[:], anchor[:]) != 1 {
-			add(finding.ChainLinkBroken, "fairness.server_seed", "SHA-256(link) = previous link "+short(anchor[:]), "SHA-256(link) = "+short(c.step[:]), fmt.Sprintf("chain index %d", c.index))
+			add(finding.ChainLinkBroken, "fairness.server_seed", "SHA-256(link) = previous link "+short(anchor[:]), "SHA-256(link) = "+short(c.step[:]), fmt.Sprintf("chain index %d", index))
 			return nil
 		}
 	case steps <= MaxChainWalk:
 		if err := chain.VerifyAt(seed.Seed(c.step), seed.Seed(anchor), steps-1); err != nil {
-			add(finding.ChainLinkBroken, "fairness.server_seed", fmt.Sprintf("link %d hashes to the link %d steps before it", c.index, steps), "it does not", "")
+			add(finding.ChainLinkBroken, "fairness.server_seed", fmt.Sprintf("link %d hashes to the link %d steps before it", index, steps), "it does not", "")
 			return nil
 		}
 	default:
-		add(finding.ChainLinkBroken, "fairness.chain_index", fmt.Sprintf("a link within %d steps of the last verified one", MaxChainWalk), strconv.FormatUint(c.index, 10), "not verified")
+		add(finding.ChainLinkBroken, "fairness.chain_index", fmt.Sprintf("a link within %d steps of the last verified one", MaxChainWalk), strconv.FormatUint(index, 10), "not verified")
 		return nil
 	}
 	if st == nil {
 		st = &chainState{}
 		l.chains[c.anchor] = st
 	}
-	if st.index < c.index {
-		st.index, st.link = c.index, c.seed
+	if st.index < index {
+		st.index, st.link = index, c.seed
 	}
 	return st
 }
