@@ -125,19 +125,16 @@ func (p *part) release() {
 func (p *part) open() (*partFiles, error) {
 	pf := &partFiles{}
 	openOne := func(fn, table string, want *parquet.Schema, groups int) (*parquet.File, error) {
-		f, err := os.Open(fn)
-		if err != nil {
-			return nil, fmt.Errorf("cannot open the file again: %v", err)
-		}
-		pf.os = append(pf.os, f)
-		file, dmg, err := checkParquet(f, fn, table, want)
+		file, f, dmg, err := openParquet(fn, table, want)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("the file changed since it was opened: %v", err)
+			return nil, fmt.Errorf("cannot open the file again: %v", err)
 		case dmg != nil:
 			return nil, fmt.Errorf("the file changed since it was opened: %s", dmg.Reason)
-		case len(file.RowGroups()) != groups:
-			return nil, fmt.Errorf("the file changed since it was opened: %d row groups, then %d", groups, len(file.RowGroups()))
+		}
+		pf.os = append(pf.os, f)
+		if n := len(file.RowGroups()); n != groups {
+			return nil, fmt.Errorf("the file changed since it was opened: %d row groups, then %d", groups, n)
 		}
 		return file, nil
 	}
@@ -256,9 +253,9 @@ func (d *Dataset) Close() error {
 	return errors.Join(errs...)
 }
 
-// openParquet opens fn and checks its schema. The caller closes the
-// returned os.File.
-func (d *Dataset) openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.File, *DamageError, error) {
+// openParquet opens fn and checks its version, table and schema. The
+// caller closes the returned os.File.
+func openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.File, *DamageError, error) {
 	f, err := os.Open(fn)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("failed to open round log: %w", err)
@@ -333,7 +330,7 @@ var (
 // openPart reads the footers of a part's files, lists its units and
 // closes the files again.
 func (d *Dataset) openPart(fn string) error {
-	rf, f, dmg, err := d.openParquet(fn, TableRounds, schemaRounds)
+	rf, f, dmg, err := openParquet(fn, TableRounds, schemaRounds)
 	if err != nil {
 		return err
 	}
@@ -349,7 +346,7 @@ func (d *Dataset) openPart(fn string) error {
 		if _, err := os.Stat(cfn); err != nil {
 			continue
 		}
-		cf, f, dmg, err := d.openParquet(cfn, name, childSchemas[i])
+		cf, f, dmg, err := openParquet(cfn, name, childSchemas[i])
 		if err != nil {
 			return err
 		}
