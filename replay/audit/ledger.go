@@ -35,6 +35,10 @@ type traceRound struct {
 	Src     Source
 	RoundID string
 	idFP    uint64 // fingerprint of the round id
+	// A numbered round id ("rng-1-10297"): the fingerprint of its prefix
+	// and its number (see idSet).
+	idPrefix, idNum uint64
+	idNumbered      bool
 
 	table   uint64 // fingerprint of the table id
 	session uint64 // fingerprint of who the seed belongs to: the table, and the player of a single-box game
@@ -79,7 +83,8 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 		player = r.Boxes[0].PlayerID
 	}
 	ids.lookup(r.TableID, player)
-	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, idFP: fingerprint(r.RoundID), table: ids.tableFP, session: ids.sessionFP, more: more}
+	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, session: ids.sessionFP, more: more}
+	t.setID(r.RoundID)
 }
 
 // idCache keeps the fingerprints of the last table and player seen with a
@@ -142,14 +147,15 @@ const MaxChainWalk = 1 << 20
 // Ledger checks what spans rounds. Feed it every round's [Trace] in input
 // order with [Ledger.Observe]; its findings then do not depend on how the
 // per-round checks were scheduled. Its memory grows with the number of
-// rounds (10 bytes per round, reserved, for the set of round ids), of
+// round-id prefixes (a few words each when a table numbers its rounds in
+// order) or of round ids (10 bytes each otherwise), of
 // single seeds (a few words each), of hash chains (a few words each, not
 // per link), of (seed, client input) pairs (one run of nonces each when
 // the nonces count up), of tables, and of players (a 24-byte map slot each);
 // not with the size of the rounds. The maps that grow with rounds hold no
 // pointer, so that the collector does not scan them.
 type Ledger struct {
-	ids fpSet // round ids
+	ids idSet // round ids
 	// The nonces seen per (server seed, client input): the first run, and
 	// the others for the few keys that have more than one. Verified
 	// hash-chain links are not here: their chain's state covers them.
@@ -255,8 +261,9 @@ func NewLedger() *Ledger {
 	}
 }
 
-// Reserve sizes the Ledger for n rounds, so that its set of round ids
-// does not grow (a growth holds the old and the new table at once).
+// Reserve sizes the Ledger for n rounds, so that its set of round-id
+// fingerprints, when ids are not numbered in order, does not grow (a
+// growth holds the old and the new table at once).
 func (l *Ledger) Reserve(n int64) { l.ids.reserve(n) }
 
 // ObserveAll observes ts in order, as Observe does each.
@@ -288,7 +295,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
 		})
 	}
-	if !l.ids.add(t.idFP) {
+	if !l.ids.add(&t.traceRound) {
 		// The other checks would only repeat what the first copy
 		// established; the balances move on from the copy.
 		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")

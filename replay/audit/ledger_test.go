@@ -286,8 +286,20 @@ func TestCheckNeverPanics(t *testing.T) {
 
 // BenchmarkLedgerObserve feeds the Ledger 4,000,000 rounds' traces in
 // units of 16,384 (fresh round ids, 100 tables and players, a new seed
-// every 50 rounds): the serial part of a replay, per round.
+// every 50 rounds): the serial part of a replay, per round. The round ids
+// are either unrelated texts (random fingerprints, the set of
+// fingerprints) or each table's counter (runs per prefix).
 func BenchmarkLedgerObserve(b *testing.B) {
+	for _, numbered := range []bool{false, true} {
+		name := "random-ids"
+		if numbered {
+			name = "numbered-ids"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkLedgerObserve(b, numbered) })
+	}
+}
+
+func benchmarkLedgerObserve(b *testing.B, numbered bool) {
 	const n, unit = 4_000_000, 16_384
 	ts := make([]Trace, n)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -295,6 +307,9 @@ func BenchmarkLedgerObserve(b *testing.B) {
 		t := &ts[i]
 		t.RoundID = "r"
 		t.idFP = rng.Uint64()
+		if numbered {
+			t.idPrefix, t.idNum, t.idNumbered = uint64(i%100), uint64(i/100), true
+		}
 		t.table = uint64(i % 100)
 		t.session = uint64(i%100) + 1000
 		t.Time, t.TimeOK = int64(i/100), true

@@ -14,7 +14,8 @@
 // [NewParquetWriter] writes a dataset with bounded memory: it holds one row
 // group of rounds (Options.RowGroupRounds) and their child rows, flushes
 // every table at the same round boundary, and starts a new part every
-// Options.FileRounds rounds. The CreatedBy string is fixed, so the same
+// Options.FileRounds rounds or Options.FileRowGroups row groups, whichever
+// comes first (a reader holds the footer of the part it reads). The CreatedBy string is fixed, so the same
 // rounds and options give byte-identical files. [NewJSONLWriter] writes the
 // JSON Lines form.
 //

@@ -120,6 +120,7 @@ func TestRoundTrip(t *testing.T) {
 		{"one group", Options{}},
 		{"small groups", Options{RowGroupRounds: 7}},
 		{"small files", Options{RowGroupRounds: 13, FileRounds: 100}},
+		{"few groups per file", Options{RowGroupRounds: 13, FileRowGroups: 3}},
 	} {
 		t.Run("parquet/"+tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -128,9 +129,17 @@ func TestRoundTrip(t *testing.T) {
 			assert.Empty(t, dmg)
 			assert.Equal(t, want, got)
 			for i, p := range pos {
-				if tc.opts.FileRounds == 0 {
+				if tc.opts.FileRounds == 0 && tc.opts.FileRowGroups == 0 {
 					assert.Equal(t, int64(i), p.Row)
 				}
+			}
+			if tc.opts.FileRowGroups > 0 {
+				parts, err := filepath.Glob(filepath.Join(dir, "*.rounds.parquet"))
+				require.NoError(t, err)
+				// 500 rounds in groups of 13 are 39 groups (the last of
+				// 6): 13 parts of 3 groups, the last holding 13+13+6.
+				assert.Len(t, parts, 13)
+				assert.Equal(t, int64(13+13+6-1), pos[len(pos)-1].Row, "the last part's last row")
 			}
 		})
 	}

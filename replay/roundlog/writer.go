@@ -19,6 +19,7 @@ const (
 	DefaultRowGroupRounds = 16384
 	DefaultRowGroupRows   = 65536
 	DefaultFileRounds     = 4 << 20
+	DefaultFileRowGroups  = 256
 )
 
 // Options tune a [ParquetWriter]. Zero values take the defaults.
@@ -34,6 +35,12 @@ type Options struct {
 	// FileRounds is the number of rounds per part before a new part is
 	// started.
 	FileRounds int64
+	// FileRowGroups also starts a new part once a part holds this many
+	// row groups. A reader keeps the footer of the part it reads (about
+	// 850 bytes of memory per column chunk with parquet-go), and a footer
+	// grows with the row groups, so this bounds it whatever the rows per
+	// round: Double Hold'em hands end row groups early on their actions.
+	FileRowGroups int
 }
 
 func (o Options) withDefaults() Options {
@@ -45,6 +52,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.FileRounds <= 0 {
 		o.FileRounds = DefaultFileRounds
+	}
+	if o.FileRowGroups <= 0 {
+		o.FileRowGroups = DefaultFileRowGroups
 	}
 	return o
 }
@@ -73,7 +83,7 @@ func NewParquetWriter(dir string, opts Options) (*ParquetWriter, error) {
 // Write appends one round. An error names the round and the field that
 // cannot be stored.
 func (w *ParquetWriter) Write(r *round.Round) error {
-	if w.cur != nil && w.cur.n >= w.opts.FileRounds {
+	if w.cur != nil && (w.cur.n >= w.opts.FileRounds || w.cur.groups >= w.opts.FileRowGroups) {
 		if err := w.closePart(); err != nil {
 			return err
 		}
@@ -118,6 +128,7 @@ type partWriter struct {
 	prefix  string
 	opts    Options
 	n       int64 // rounds written to the part
+	groups  int   // row groups written to the part
 	rounds  []roundRow
 	boxes   []boxRow
 	seats   []seatRow
@@ -213,6 +224,7 @@ func (p *partWriter) flush() error {
 	}
 	b := rowBufs{p.rounds, p.boxes, p.seats, p.actions, p.pots}
 	err := p.encode(&b)
+	p.groups++
 	clear(p.rounds)
 	clear(p.boxes)
 	clear(p.seats)

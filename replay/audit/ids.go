@@ -1,0 +1,142 @@
+package audit
+
+import (
+	"hash/maphash"
+	"strconv"
+)
+
+// idSet is the set of round ids the Ledger has seen.
+//
+// Operators usually number rounds: a table's ids are a fixed text followed
+// by a counter ("rng-1-10297"). Such an id is split into its prefix (the
+// text before the trailing digits) and its number, and each prefix keeps
+// the runs of numbers seen, the way nonces are kept: a table whose ids
+// count up costs a few words however many rounds it plays. Any other id,
+// and the ids of a prefix whose numbers do not form runs, go to a set of
+// 64-bit fingerprints (10 bytes an id, see fpSet).
+//
+// The split is canonical (no leading zero, at most 18 digits), so an id
+// has exactly one (prefix, number) and a prefix's ids can be moved to the
+// fingerprint set by printing them again. Which structure holds a prefix
+// depends only on the ids observed before, in input order, so the
+// findings do not depend on how the work was scheduled.
+type idSet struct {
+	fps  fpSet
+	hint int64 // rounds expected: the fingerprint set is sized for them when first used
+	runs map[uint64]*idRuns
+	// The prefix of the last numbered id, looked up again for the next.
+	lastFP uint64
+	last   *idRuns
+}
+
+// idRuns are the numbers seen after one prefix.
+type idRuns struct {
+	prefix string
+	runs   []nonceRange
+	moved  bool // the prefix's ids are in the fingerprint set
+}
+
+const (
+	// maxIDPrefixes bounds the prefixes kept as runs; the ids of a prefix
+	// first seen after that go to the fingerprint set.
+	maxIDPrefixes = 4096
+	// maxIDRuns is how many runs a prefix may have before its ids move to
+	// the fingerprint set (numbers that are not sequential).
+	maxIDRuns = 64
+	// maxIDDigits keeps a number below 10^18.
+	maxIDDigits = 18
+)
+
+// splitID returns the canonical split of id into a prefix and a number:
+// the trailing decimal digits, without a leading zero (a lone "0" is a
+// number) and at most maxIDDigits of them.
+func splitID(id string) (prefix string, n uint64, ok bool) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	digits := id[i:]
+	if len(digits) == 0 || len(digits) > maxIDDigits || (digits[0] == '0' && len(digits) > 1) {
+		return "", 0, false
+	}
+	for _, c := range []byte(digits) {
+		n = n*10 + uint64(c-'0')
+	}
+	return id[:i], n, true
+}
+
+// setID fills t's round-id keys: its fingerprint, and for a numbered id
+// the fingerprint of its prefix and its number.
+func (t *traceRound) setID(id string) {
+	t.idFP = fingerprint(id)
+	if prefix, n, ok := splitID(id); ok {
+		t.idPrefix, t.idNum, t.idNumbered = fingerprint(prefix), n, true
+	}
+}
+
+func (s *idSet) reserve(n int64) { s.hint = n }
+
+// add inserts t's round id and reports whether it was new.
+func (s *idSet) add(t *traceRound) bool {
+	if t.idNumbered {
+		if r := s.prefix(t); r != nil && !r.moved {
+			var fresh bool
+			r.runs, fresh = addNonce(r.runs, t.idNum)
+			if len(r.runs) > maxIDRuns {
+				s.move(r)
+			}
+			return fresh
+		}
+	}
+	s.useFPs()
+	return s.fps.add(t.idFP)
+}
+
+// prefix returns the runs of t's prefix, adding them when there is room;
+// nil when the prefix's ids go to the fingerprint set.
+func (s *idSet) prefix(t *traceRound) *idRuns {
+	if s.last != nil && s.lastFP == t.idPrefix {
+		return s.last
+	}
+	r := s.runs[t.idPrefix]
+	if r == nil {
+		if len(s.runs) >= maxIDPrefixes {
+			return nil
+		}
+		if s.runs == nil {
+			s.runs = map[uint64]*idRuns{}
+		}
+		prefix, _, _ := splitID(t.RoundID)
+		r = &idRuns{prefix: string([]byte(prefix))}
+		s.runs[t.idPrefix] = r
+	}
+	s.last, s.lastFP = r, t.idPrefix
+	return r
+}
+
+// useFPs sizes the fingerprint set before its first id.
+func (s *idSet) useFPs() {
+	if len(s.fps.slots) == 0 && s.hint > 0 {
+		s.fps.reserve(s.hint)
+	}
+}
+
+// move puts the ids of r's runs into the fingerprint set, printed again
+// the one way they split.
+func (s *idSet) move(r *idRuns) {
+	s.useFPs()
+	buf := []byte(r.prefix)
+	for _, run := range r.runs {
+		for n := run.lo; ; n++ {
+			s.fps.add(maphash.Bytes(fpSeed, strconv.AppendUint(buf[:len(r.prefix)], n, 10)))
+			if n == run.hi {
+				break
+			}
+		}
+	}
+	r.runs, r.moved = nil, true
+}
+
+// touch loads the fingerprint slot each trace will probe (see
+// Ledger.ObserveAll).
+func (s *idSet) touch(ts []Trace) { s.fps.touch(ts) }
