@@ -196,3 +196,26 @@ func TestTimeFastPaths(t *testing.T) {
 	_, err = parseTime("time", "yesterday")
 	assert.ErrorContains(t, err, "time")
 }
+
+// TestColumnBounds checks which columns carry min/max bounds in the
+// footer: those a query filters on (round ids, times, amounts) do; the
+// random hex and card columns, where bounds filter nothing, do not.
+func TestColumnBounds(t *testing.T) {
+	dir := t.TempDir()
+	writeParquet(t, dir, sample(200), Options{})
+	f, err := os.Open(filepath.Join(dir, "part-00000.rounds.parquet"))
+	require.NoError(t, err)
+	defer f.Close()
+	pf, err := openParquetFile(f)
+	require.NoError(t, err)
+	bounded := map[string]bool{}
+	for _, c := range pf.Metadata().RowGroups[0].Columns {
+		bounded[c.MetaData.PathInSchema[0]] = c.MetaData.Statistics.MaxValue != nil
+	}
+	for _, col := range []string{"round_id", "time", "table_id", "nonce"} {
+		assert.True(t, bounded[col], col)
+	}
+	for _, col := range []string{"server_seed", "commitment", "client_seeds", "board_1", "dealer_2"} {
+		assert.False(t, bounded[col], col)
+	}
+}
