@@ -135,7 +135,7 @@ type game struct {
 	p          *profile.Profile
 	d          *profile.Double
 	ps         []*player
-	bySeat     map[int]*player
+	bySeat     [11]*player // by seat number, 1 to 10
 	button     int // index into ps
 	sb, bb     int // indexes
 	street     int
@@ -178,10 +178,12 @@ func Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 
 func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 	d, h := p.Double, r.Double
-	g := &game{p: p, d: d, bySeat: map[int]*player{}}
+	g := &game{p: p, d: d}
 	if n := len(h.Seats); n < d.SeatsMin || n > d.SeatsMax {
 		return nil, handErr("double.seats", "%d seats; want %d to %d", n, d.SeatsMin, d.SeatsMax)
 	}
+	players := make([]player, len(h.Seats)) // one allocation for the table
+	g.ps = make([]*player, 0, len(h.Seats))
 	if h.SmallBlind != d.SmallBlind {
 		return nil, handErr("double.small_blind", "%d; profile %s has %d", h.SmallBlind, p.Name, d.SmallBlind)
 	}
@@ -203,7 +205,8 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 		if len(s.Cards) != 3 {
 			return nil, handErr(f+".cards", "%d cards; want 3", len(s.Cards))
 		}
-		pl := &player{seat: s.Seat, idx: i, stack: s.StackBefore}
+		pl := &players[i]
+		*pl = player{seat: s.Seat, idx: i, stack: s.StackBefore}
 		for j, cs := range s.Cards {
 			c, err := card.Parse(cs)
 			if err != nil {
@@ -231,8 +234,11 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 		}
 		seen = seen.Add(c)
 	}
-	b, ok := g.bySeat[h.Button]
-	if !ok {
+	var b *player
+	if h.Button >= 1 && h.Button < len(g.bySeat) {
+		b = g.bySeat[h.Button]
+	}
+	if b == nil {
 		return nil, handErr("double.button", "seat %d is not at the table", h.Button)
 	}
 	g.button = b.idx
@@ -268,17 +274,15 @@ func (g *game) play(acts []round.Action) error {
 	}{{g.sb, KindSmallBlind, g.d.SmallBlind}, {g.bb, KindBigBlind, g.d.BigBlind}} {
 		a := acts[i]
 		pl := g.ps[want.idx]
-		e := &ActionError{Index: i, Seat: a.Seat, Street: a.Street, Kind: a.Kind}
+		fail := actionFail(i, a)
 		if a.Street != streets[0] || a.Seat != pl.seat || a.Kind != want.kind {
-			e.Reason = fmt.Sprintf("want %s by seat %d pre-flop", want.kind, pl.seat)
-			return e
+			return fail("want %s by seat %d pre-flop", want.kind, pl.seat)
 		}
 		amt := min(want.amount, pl.stack)
 		if a.Amount != amt {
-			e.Reason = fmt.Sprintf("amount %d; want %d", a.Amount, amt)
-			return e
+			return fail("amount %d; want %d", a.Amount, amt)
 		}
-		if err := g.put(pl, amt, a.AllIn, e); err != nil {
+		if err := g.put(pl, amt, a.AllIn, fail); err != nil {
 			return err
 		}
 	}
@@ -308,14 +312,12 @@ func (g *game) play(acts []round.Action) error {
 }
 
 // put moves amt chips from pl's stack into the pot.
-func (g *game) put(pl *player, amt int64, allInFlag bool, e *ActionError) error {
+func (g *game) put(pl *player, amt int64, allInFlag bool, fail failFunc) error {
 	if amt < 0 {
-		e.Reason = fmt.Sprintf("negative amount %d", amt)
-		return e
+		return fail("negative amount %d", amt)
 	}
 	if amt > pl.stack {
-		e.Reason = fmt.Sprintf("amount %d is more than the stack %d", amt, pl.stack)
-		return e
+		return fail("amount %d is more than the stack %d", amt, pl.stack)
 	}
 	pl.stack -= amt
 	pl.street += amt
@@ -323,11 +325,9 @@ func (g *game) put(pl *player, amt int64, allInFlag bool, e *ActionError) error 
 	g.potTotal += amt
 	if allIn := pl.stack == 0; allIn != allInFlag {
 		if allIn {
-			e.Reason = "the action puts the player all-in but all_in is false"
-		} else {
-			e.Reason = fmt.Sprintf("all_in is true but %d chips remain", pl.stack)
+			return fail("the action puts the player all-in but all_in is false")
 		}
-		return e
+		return fail("all_in is true but %d chips remain", pl.stack)
 	}
 	if pl.stack == 0 {
 		pl.allIn = true
@@ -426,12 +426,20 @@ func (g *game) betUnit() int64 {
 	return g.d.FixedLimit.BigBet
 }
 
-func (g *game) act(i int, a round.Action) error {
-	e := &ActionError{Index: i, Seat: a.Seat, Street: a.Street, Kind: a.Kind}
-	fail := func(format string, args ...any) error {
-		e.Reason = fmt.Sprintf(format, args...)
-		return e
+// failFunc makes the error of a failed action.
+type failFunc func(format string, args ...any) error
+
+// actionFail returns the failFunc of action i. The error is made only
+// when the action fails: a hand has about 20 actions, and making it up
+// front was the engine's largest allocation.
+func actionFail(i int, a round.Action) failFunc {
+	return func(format string, args ...any) error {
+		return &ActionError{Index: i, Seat: a.Seat, Street: a.Street, Kind: a.Kind, Reason: fmt.Sprintf(format, args...)}
 	}
+}
+
+func (g *game) act(i int, a round.Action) error {
+	fail := actionFail(i, a)
 	if g.over {
 		return fail("no action expected: the betting is over")
 	}
@@ -463,7 +471,7 @@ func (g *game) act(i int, a round.Action) error {
 		if want := min(toCall, pl.stack); a.Amount != want {
 			return fail("call of %d; want %d", a.Amount, want)
 		}
-		if err := g.put(pl, a.Amount, a.AllIn, e); err != nil {
+		if err := g.put(pl, a.Amount, a.AllIn, fail); err != nil {
 			return err
 		}
 	case KindBet, KindRaise:
@@ -508,7 +516,7 @@ func (g *game) act(i int, a round.Action) error {
 				return fail("%s to %d is above the pot limit %d", a.Kind, newTotal, maxTotal)
 			}
 		}
-		if err := g.put(pl, a.Amount, a.AllIn, e); err != nil {
+		if err := g.put(pl, a.Amount, a.AllIn, fail); err != nil {
 			return err
 		}
 		if inc >= minInc {

@@ -131,7 +131,9 @@ type Simulator struct {
 	nextID int // next player number
 	live   *chainSession
 	table2 *tableSession // double-holdem: the table's seed session
-	button int           // double-holdem: index of the button seat
+	// actionSlab holds the storage of the hands' actions.
+	actionSlab actionSlab
+	button     int // double-holdem: index of the button seat
 
 	faults       []*activeFault
 	layouts      map[int]layout.Layout
