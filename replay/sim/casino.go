@@ -23,8 +23,8 @@ var cardText = func() (t [card.DeckSize]string) {
 	return t
 }()
 
-func texts(cs []card.Card) []string {
-	out := make([]string, len(cs))
+func (s *Simulator) texts(cs []card.Card) []string {
+	out := s.strs.take(len(cs))
 	for i, c := range cs {
 		out[i] = cardText[c]
 	}
@@ -97,17 +97,37 @@ func biasedDeal(serverSeed []byte, clientSeeds []string, nonce uint64, n int) []
 // casinoSeats picks the players of this round and their box numbers.
 func (s *Simulator) casinoSeats() ([]int, []int) {
 	if s.cfg.Game == round.CasinoHoldem {
-		return []int{int(s.i % int64(len(s.slots)))}, []int{1}
+		s.permA = append(s.permA[:0], int(s.i%int64(len(s.slots))))
+		s.permB = append(s.permB[:0], 1)
+		return s.permA, s.permB
 	}
 	maxBoxes := min(s.p.Casino.Boxes, len(s.slots))
 	k := 1 + s.rng.IntN(maxBoxes)
-	players := s.rng.Perm(len(s.slots))[:k]
-	boxes := s.rng.Perm(s.p.Casino.Boxes)[:k]
+	players := s.perm(&s.permA, len(s.slots))[:k]
+	boxes := s.perm(&s.permB, s.p.Casino.Boxes)[:k]
 	sortInts(boxes)
 	for i := range boxes {
 		boxes[i]++
 	}
 	return players, boxes
+}
+
+// perm is rand.Perm(n) into *buf: the same calls to the generator, so the
+// same permutation, without a new slice per round.
+func (s *Simulator) perm(buf *[]int, n int) []int {
+	p := (*buf)[:0]
+	for i := range n {
+		p = append(p, i)
+	}
+	s.rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+	*buf = p
+	return p
+}
+
+// boxPlay is a box's player and stakes while a round is played.
+type boxPlay struct {
+	sl                             *slot
+	anteReq, ante, bonusReq, bonus int64
 }
 
 func sortInts(v []int) {
@@ -192,11 +212,11 @@ func (s *Simulator) decide(sl *slot, player [2]card.Card, flop []card.Card) casi
 func (s *Simulator) playCasino(r *round.Round) error {
 	c := s.p.Casino
 	players, boxNos := s.casinoSeats()
-	type boxPlay struct {
-		sl                             *slot
-		anteReq, ante, bonusReq, bonus int64
+	plays := s.plays[:0]
+	for range players {
+		plays = append(plays, boxPlay{})
 	}
-	plays := make([]boxPlay, len(players))
+	s.plays = plays
 	for k, pi := range players {
 		sl, ar, a, br, b := s.stakes(pi)
 		plays[k] = boxPlay{sl, ar, a, br, b}
@@ -282,8 +302,8 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	}
 	dealer := [2]card.Card{cards.Dealer[0], cards.Dealer[1]}
 	board := [5]card.Card{cards.Flop[0], cards.Flop[1], cards.Flop[2], cards.Turn, cards.River}
-	r.Dealer = texts(cards.Dealer)
-	r.Board = texts(board[:])
+	r.Dealer = s.texts(cards.Dealer)
+	r.Board = s.texts(board[:])
 
 	// Void rounds.
 	if vf := s.want(FaultVoidNotRefunded); vf != nil {
@@ -293,7 +313,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		r.Void, r.VoidReason = true, "misdeal"
 	}
 
-	r.Boxes = make([]round.Box, len(plays))
+	r.Boxes = s.boxes.take(len(plays))
 	for k := range plays {
 		p := &plays[k]
 		player := [2]card.Card{cards.Hands[k][0], cards.Hands[k][1]}
@@ -338,7 +358,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		}
 		b := &r.Boxes[k]
 		*b = round.Box{
-			Box: boxNos[k], PlayerID: p.sl.player, Cards: texts(player[:]),
+			Box: boxNos[k], PlayerID: p.sl.player, Cards: s.texts(player[:]),
 			AnteRequested: p.anteReq, Ante: res.Ante, BonusRequested: p.bonusReq, Bonus: res.Bonus,
 			Decision: dec.String(), Call: res.Call,
 			AnteReturn: res.AnteReturn, CallReturn: res.CallReturn, BonusReturn: res.BonusReturn,

@@ -324,11 +324,11 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	r.Double = h
 	h.Seats = make([]round.Seat, 0, n)
 	for _, p := range ps {
-		h.Seats = append(h.Seats, round.Seat{Seat: p.seat, PlayerID: p.sl.player, Cards: texts(p.cards[:]), StackBefore: p.stack})
+		h.Seats = append(h.Seats, round.Seat{Seat: p.seat, PlayerID: p.sl.player, Cards: s.texts(p.cards[:]), StackBefore: p.stack})
 	}
 	if s.rng.Float64() < VoidRate {
 		r.Void, r.VoidReason = true, "misdeal"
-		r.Board = texts(board[:])
+		r.Board = s.texts(board[:])
 		h.Actions = []round.Action{}
 		for k := range h.Seats {
 			h.Seats[k].StackAfter = h.Seats[k].StackBefore
@@ -367,7 +367,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	if showdown {
 		nb = 5
 	}
-	r.Board = texts(board[:nb])
+	r.Board = s.texts(board[:nb])
 	flopDealt := g.street >= 1 || showdown
 	for k, p := range ps {
 		if (p.folded && !p.sawFlop) || !flopDealt {

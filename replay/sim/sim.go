@@ -131,9 +131,15 @@ type Simulator struct {
 	nextID int // next player number
 	live   *chainSession
 	table2 *tableSession // double-holdem: the table's seed session
-	// actionSlab holds the storage of the hands' actions.
-	actionSlab actionSlab
-	button     int // double-holdem: index of the button seat
+	// Storage handed out to rounds (see slab), and scratch reused from
+	// round to round.
+	actionSlab   actionSlab
+	strs         slab[string]
+	boxes        slab[round.Box]
+	rounds       slab[round.Round]
+	plays        []boxPlay
+	permA, permB []int
+	button       int // double-holdem: index of the button seat
 
 	faults       []*activeFault
 	layouts      map[int]layout.Layout
@@ -167,6 +173,7 @@ func New(cfg Config) (*Simulator, error) {
 		return nil, err
 	}
 	s := &Simulator{cfg: cfg, p: p, pHash: p.Hash(), dealer: sch, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	s.strs.size, s.boxes.size, s.rounds.size = 8192, 1024, 1024
 	switch cfg.Game {
 	case round.CasinoHoldem, round.LiveCasinoHoldem:
 		if s.table, err = casino.Compile(p); err != nil {
@@ -240,7 +247,8 @@ func (s *Simulator) Next() (*round.Round, []Injection, error) {
 			f.pending++
 		}
 	}
-	r := &round.Round{
+	r := s.rounds.one()
+	*r = round.Round{
 		RoundID:     s.roundID(s.i),
 		Game:        s.cfg.Game,
 		TableID:     s.tableID(),
