@@ -56,7 +56,11 @@ func New() (Seed, error) {
 
 // Hex returns the seed as 64 lowercase hex digits. It is the only way this
 // package writes out a seed's value.
-func (s Seed) Hex() string { return hex.EncodeToString(s[:]) }
+func (s Seed) Hex() string {
+	var b [2 * Size]byte
+	hex.Encode(b[:], s[:])
+	return string(b[:])
+}
 
 // String returns a redacted placeholder, so that a seed printed by mistake
 // (in a log line or an error) does not leak.

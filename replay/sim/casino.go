@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
@@ -273,7 +272,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 			s.applied(r, bf)
 		}
 		f.ServerSeed = link.Hex()
-		f.ClientSeeds = make([]string, len(plays))
+		f.ClientSeeds = s.strs.take(len(plays))
 		for k, p := range plays {
 			f.ClientSeeds[k] = p.sl.clientSeed
 		}
@@ -296,13 +295,14 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	if err != nil {
 		return err
 	}
-	cards, err := layout.Split(lay, dealt)
-	if err != nil {
-		return err
+	if len(dealt) < lay.Count || len(lay.Dealer) != 2 || len(lay.Hands) != len(plays) {
+		return fmt.Errorf("layout %s does not fit %d boxes", lay.Game, len(plays))
 	}
-	dealer := [2]card.Card{cards.Dealer[0], cards.Dealer[1]}
-	board := [5]card.Card{cards.Flop[0], cards.Flop[1], cards.Flop[2], cards.Turn, cards.River}
-	r.Dealer = s.texts(cards.Dealer)
+	// The layout's positions index the dealt cards (layout.Split without
+	// its slices).
+	dealer := [2]card.Card{dealt[lay.Dealer[0]], dealt[lay.Dealer[1]]}
+	board := [5]card.Card{dealt[lay.Flop[0]], dealt[lay.Flop[1]], dealt[lay.Flop[2]], dealt[lay.Turn], dealt[lay.River]}
+	r.Dealer = s.texts(dealer[:])
 	r.Board = s.texts(board[:])
 
 	// Void rounds.
@@ -316,7 +316,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	r.Boxes = s.boxes.take(len(plays))
 	for k := range plays {
 		p := &plays[k]
-		player := [2]card.Card{cards.Hands[k][0], cards.Hands[k][1]}
+		player := [2]card.Card{dealt[lay.Hands[k][0]], dealt[lay.Hands[k][1]]}
 		if bf := s.want(FaultBetOverLimit); bf != nil && !r.Void {
 			over := c.Limits.AnteMax + c.Limits.AnteMin
 			if p.sl.balance >= over*(1+c.CallMultiple)+p.bonus {
