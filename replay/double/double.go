@@ -136,8 +136,8 @@ type game struct {
 	d          *profile.Double
 	ps         []*player
 	bySeat     [11]*player // by seat number, 1 to 10
-	button     int // index into ps
-	sb, bb     int // indexes
+	button     int         // index into ps
+	sb, bb     int         // indexes
 	street     int
 	currentBet int64
 	lastRaise  int64

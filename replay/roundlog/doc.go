@@ -11,8 +11,9 @@
 //
 // # Writing
 //
-// [NewParquetWriter] writes a dataset with bounded memory: it holds one row
-// group of rounds (Options.RowGroupRounds) and their child rows, flushes
+// [NewParquetWriter] writes a dataset with bounded memory: it holds two row
+// groups of rounds (Options.RowGroupRounds) and their child rows, one
+// filled while the other is encoded, flushes
 // every table at the same round boundary, and starts a new part every
 // Options.FileRounds rounds or Options.FileRowGroups row groups, whichever
 // comes first (a reader holds the footer of the part it reads). The CreatedBy string is fixed, so the same

@@ -27,7 +27,8 @@ const (
 type Options struct {
 	// RowGroupRounds is the number of rounds per row group; every table
 	// of a part is flushed at the same round boundaries, so a writer holds
-	// one row group of rounds (and their child rows) in memory.
+	// two row groups of rounds (and their child rows) in memory: the one
+	// being filled and the one being encoded.
 	RowGroupRounds int
 	// RowGroupRows also ends a row group once a child table holds this
 	// many rows for it (Double Hold'em hands have about 20 actions each):
@@ -124,12 +125,17 @@ func (w *ParquetWriter) Close() error {
 	return w.closePart()
 }
 
-// partWriter writes one part: one buffered row group of every table.
+// partWriter writes one part: the row group of every table being
+// filled, and the one being encoded.
 type partWriter struct {
-	prefix  string
-	opts    Options
-	n       int64 // rounds written to the part
-	groups  int   // row groups written to the part
+	prefix string
+	opts   Options
+	n      int64 // rounds written to the part
+	groups int   // row groups written to the part
+	// The buffers of the row group being encoded (free once pending has
+	// answered), and the encoding in flight, nil when none.
+	spare   rowBufs
+	pending chan error
 	rounds  []roundRow
 	boxes   []boxRow
 	seats   []seatRow
@@ -221,21 +227,47 @@ type rowBufs struct {
 	pots    []potRow
 }
 
-// flush writes the buffered row group of every table and empties the
-// buffers.
+// flush starts writing the buffered row group of every table, on a
+// goroutine of its own, and gives the writer the other set of buffers for
+// the next row group: the caller fills one row group while the last one
+// is encoded. Row groups are written one at a time, in order, so the files
+// are the same as when written synchronously. An error of the encoding is
+// returned by the next flush or by close.
 func (p *partWriter) flush() error {
+	if err := p.wait(); err != nil {
+		return err
+	}
 	if len(p.rounds) == 0 {
 		return nil
 	}
 	b := rowBufs{p.rounds, p.boxes, p.seats, p.actions, p.pots}
-	err := p.encode(&b)
+	n := &p.spare
+	p.rounds, p.boxes, p.seats, p.actions, p.pots = n.rounds[:0], n.boxes[:0], n.seats[:0], n.actions[:0], n.pots[:0]
 	p.groups++
-	clear(p.rounds)
-	clear(p.boxes)
-	clear(p.seats)
-	clear(p.actions)
-	clear(p.pots)
-	p.rounds, p.boxes, p.seats, p.actions, p.pots = p.rounds[:0], p.boxes[:0], p.seats[:0], p.actions[:0], p.pots[:0]
+	done := make(chan error, 1)
+	p.pending = done
+	go func() {
+		err := p.encode(&b)
+		clear(b.rounds)
+		clear(b.boxes)
+		clear(b.seats)
+		clear(b.actions)
+		clear(b.pots)
+		// Read by the next flush, after it has received from done.
+		p.spare = rowBufs{b.rounds[:0], b.boxes[:0], b.seats[:0], b.actions[:0], b.pots[:0]}
+		done <- err
+	}()
+	return nil
+}
+
+// wait waits for the row group being encoded, if any, and returns its
+// error.
+func (p *partWriter) wait() error {
+	if p.pending == nil {
+		return nil
+	}
+	err := <-p.pending
+	p.pending = nil
 	return err
 }
 
@@ -262,6 +294,9 @@ func (p *partWriter) encode(b *rowBufs) error {
 
 func (p *partWriter) close() ([]string, error) {
 	err := p.flush()
+	if werr := p.wait(); err == nil {
+		err = werr
+	}
 	var files []string
 	if p.tRounds != nil {
 		files = append(files, p.tRounds.path)
