@@ -1,7 +1,9 @@
 package roundlog
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -219,3 +221,32 @@ func TestColumnBounds(t *testing.T) {
 		assert.False(t, bounded[col], col)
 	}
 }
+
+// TestWriteErrorReported checks that an error while a row group is
+// encoded in the background reaches the caller: once the rounds file
+// fails, a later Write fails, naming the file, and so does Close.
+func TestWriteErrorReported(t *testing.T) {
+	dir := t.TempDir()
+	rs := sample(100)
+	w, err := NewParquetWriter(dir, Options{RowGroupRounds: 10})
+	require.NoError(t, err)
+	for i := range rs[:20] {
+		require.NoError(t, w.Write(&rs[i]))
+	}
+	require.NoError(t, w.cur.wait())
+	// The file's buffer now writes through at once, to a failing disk.
+	*w.cur.tRounds.bw = *bufio.NewWriterSize(failingWriter{}, 16)
+	for i := range rs[20:] {
+		if err = w.Write(&rs[20+i]); err != nil {
+			break
+		}
+	}
+	require.Error(t, err, "a Write reports the failed row group")
+	assert.Contains(t, err.Error(), "part-00000.rounds.parquet")
+	assert.Contains(t, err.Error(), "disk full")
+	assert.Error(t, w.Close())
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
