@@ -352,7 +352,7 @@ func TestLedgerNoncesMatchASet(t *testing.T) {
 			n = rng.Uint64()
 		}
 		key := [3]uint64{k[0], k[1], n}
-		require.Equal(t, !seen[key], l.addNonce(k, n), "key %v nonce %d", k, n)
+		require.Equal(t, !seen[key], l.addNonce(pairKey(k[0], k[1]), n), "key %v nonce %d", k, n)
 		seen[key] = true
 	}
 	// Runs stay sorted, disjoint and not adjacent.
