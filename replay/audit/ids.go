@@ -8,18 +8,20 @@ import (
 // idSet is the set of round ids the Ledger has seen.
 //
 // Operators usually number rounds: a table's ids are a fixed text followed
-// by a counter ("rng-1-10297"). Such an id is split into its prefix (the
-// text before the trailing digits) and its number, and each prefix keeps
-// the runs of numbers seen, the way nonces are kept: a table whose ids
+// by a counter, padded with zeros or not ("rng-1-10297", "r-000123"). Such
+// an id is split into its prefix (the text before the trailing digits), the
+// number of those digits (its width) and their number; each (prefix, width)
+// keeps the runs of numbers seen, the way nonces are: a table whose ids
 // count up costs a few words however many rounds it plays. Any other id,
-// and the ids of a prefix whose numbers do not form runs, go to a set of
-// 64-bit fingerprints (10 bytes an id, see fpSet).
+// and the ids of a (prefix, width) whose numbers do not form runs, go to a
+// set of 64-bit fingerprints (10 bytes an id, see fpSet).
 //
-// The split is canonical (no leading zero, at most 18 digits), so an id
-// has exactly one (prefix, number) and a prefix's ids can be moved to the
-// fingerprint set by printing them again. Which structure holds a prefix
-// depends only on the ids observed before, in input order, so the
-// findings do not depend on how the work was scheduled.
+// The split is one-to-one: an id is its prefix followed by its number
+// printed with zeros to its width ("r-007" and "r-7" differ in width), so a
+// prefix's ids can be moved to the fingerprint set by printing them again.
+// Which structure holds an id depends only on the ids observed before, in
+// input order, so the findings do not depend on how the work was
+// scheduled.
 type idSet struct {
 	fps  fpSet
 	hint int64 // rounds expected: the fingerprint set is sized for them when first used
@@ -29,11 +31,12 @@ type idSet struct {
 	last   *idRuns
 }
 
-// idRuns are the numbers seen after one prefix.
+// idRuns are the numbers seen after one prefix, printed to one width.
 type idRuns struct {
 	prefix string
+	width  int
 	runs   []nonceRange
-	moved  bool // the prefix's ids are in the fingerprint set
+	moved  bool // the ids are in the fingerprint set
 }
 
 const (
@@ -47,30 +50,45 @@ const (
 	maxIDDigits = 18
 )
 
-// splitID returns the canonical split of id into a prefix and a number:
-// the trailing decimal digits, without a leading zero (a lone "0" is a
-// number) and at most maxIDDigits of them.
-func splitID(id string) (prefix string, n uint64, ok bool) {
+// splitID splits id into its prefix, the number of its trailing decimal
+// digits (1 to maxIDDigits) and their value; ok is false when id does not
+// end in such digits.
+func splitID(id string) (prefix string, width int, n uint64, ok bool) {
 	i := len(id)
 	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
 		i--
 	}
 	digits := id[i:]
-	if len(digits) == 0 || len(digits) > maxIDDigits || (digits[0] == '0' && len(digits) > 1) {
-		return "", 0, false
+	if len(digits) == 0 || len(digits) > maxIDDigits {
+		return "", 0, 0, false
 	}
 	for _, c := range []byte(digits) {
 		n = n*10 + uint64(c-'0')
 	}
-	return id[:i], n, true
+	return id[:i], len(digits), n, true
+}
+
+// appendID appends the id of prefix, width and number n: splitID's inverse.
+func appendID(dst []byte, prefix string, width int, n uint64) []byte {
+	dst = append(dst, prefix...)
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], n, 10)
+	for range width - len(d) {
+		dst = append(dst, '0')
+	}
+	return append(dst, d...)
 }
 
 // setID fills t's round-id keys: its fingerprint, and for a numbered id
-// the fingerprint of its prefix and its number.
+// the fingerprint of its prefix and width, and its number.
 func (t *traceRound) setID(id string) {
 	t.idFP = fingerprint(id)
-	if prefix, n, ok := splitID(id); ok {
-		t.idPrefix, t.idNum, t.idNumbered = fingerprint(prefix), n, true
+	if prefix, width, n, ok := splitID(id); ok {
+		var h maphash.Hash
+		h.SetSeed(fpSeed)
+		h.WriteString(prefix)
+		h.WriteByte(byte(width))
+		t.idPrefix, t.idNum, t.idNumbered = h.Sum64(), n, true
 	}
 }
 
@@ -106,8 +124,8 @@ func (s *idSet) prefix(t *traceRound) *idRuns {
 		if s.runs == nil {
 			s.runs = map[uint64]*idRuns{}
 		}
-		prefix, _, _ := splitID(t.RoundID)
-		r = &idRuns{prefix: string([]byte(prefix))}
+		prefix, width, _, _ := splitID(t.RoundID)
+		r = &idRuns{prefix: string([]byte(prefix)), width: width}
 		s.runs[t.idPrefix] = r
 	}
 	s.last, s.lastFP = r, t.idPrefix
@@ -121,14 +139,14 @@ func (s *idSet) useFPs() {
 	}
 }
 
-// move puts the ids of r's runs into the fingerprint set, printed again
-// the one way they split.
+// move puts the ids of r's runs into the fingerprint set, printed again.
 func (s *idSet) move(r *idRuns) {
 	s.useFPs()
-	buf := []byte(r.prefix)
+	var buf []byte
 	for _, run := range r.runs {
 		for n := run.lo; ; n++ {
-			s.fps.add(maphash.Bytes(fpSeed, strconv.AppendUint(buf[:len(r.prefix)], n, 10)))
+			buf = appendID(buf[:0], r.prefix, r.width, n)
+			s.fps.add(maphash.Bytes(fpSeed, buf))
 			if n == run.hi {
 				break
 			}

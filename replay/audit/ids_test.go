@@ -3,7 +3,9 @@ package audit
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,27 +15,30 @@ import (
 func TestSplitID(t *testing.T) {
 	for _, tc := range []struct {
 		id, prefix string
+		width      int
 		n          uint64
 		ok         bool
 	}{
-		{"rng-1-10297", "rng-1-", 10297, true},
-		{"42", "", 42, true},
-		{"r0", "r", 0, true},
-		{"0", "", 0, true},
-		{"r007", "", 0, false}, // a leading zero: "r7" and "r007" must not share a number
-		{"r00", "", 0, false},
-		{"round", "", 0, false},
-		{"", "", 0, false},
-		{"r999999999999999999", "r", 999999999999999999, true},
-		{"r1000000000000000000", "", 0, false}, // 19 digits
-		{"a1b", "", 0, false},
+		{"rng-1-10297", "rng-1-", 5, 10297, true},
+		{"42", "", 2, 42, true},
+		{"r0", "r", 1, 0, true},
+		{"0", "", 1, 0, true},
+		{"r007", "r", 3, 7, true}, // zero-padded: width 3, not the id "r7"
+		{"r00", "r", 2, 0, true},
+		{"round", "", 0, 0, false},
+		{"", "", 0, 0, false},
+		{"r999999999999999999", "r", 18, 999999999999999999, true},
+		{"r000000000000000001", "r", 18, 1, true},
+		{"r1000000000000000000", "", 0, 0, false}, // 19 digits
+		{"a1b", "", 0, 0, false},
 	} {
-		prefix, n, ok := splitID(tc.id)
+		prefix, width, n, ok := splitID(tc.id)
 		assert.Equal(t, tc.ok, ok, tc.id)
 		if tc.ok {
 			assert.Equal(t, tc.prefix, prefix, tc.id)
+			assert.Equal(t, tc.width, width, tc.id)
 			assert.Equal(t, tc.n, n, tc.id)
-			assert.Equal(t, tc.id, prefix+strconv.FormatUint(n, 10), "the split prints back to the id")
+			assert.Equal(t, tc.id, string(appendID(nil, prefix, width, n)), "the split prints back to the id")
 		}
 	}
 }
@@ -54,7 +59,20 @@ func TestIDSetMatchesAMap(t *testing.T) {
 	for range 500 { // numbers far apart: the prefix moves to the fingerprints
 		ids = append(ids, fmt.Sprintf("sparse-%d", rng.Uint64N(1e12)))
 	}
-	ids = append(ids, "sparse-5", "sparse-5", "sparse-05", "0", "00", "0", "007", "7")
+	ids = append(ids, "sparse-5", "sparse-5", "sparse-05", "0", "00", "0", "007", "7", "07", "007")
+	for n := 1; n <= 2000; n++ { // zero-padded, overflowing its width, and again unpadded
+		ids = append(ids, fmt.Sprintf("pad-%03d", n), fmt.Sprintf("pad-%d", n%150))
+	}
+	for range 300 { // zero-padded numbers far apart: moved, and printed back padded
+		ids = append(ids, fmt.Sprintf("sp-%08d", rng.IntN(1e6)))
+	}
+	// The first of those moved ids again: found among the fingerprints
+	// only if they were printed back exactly.
+	for _, id := range slices.Clone(ids) {
+		if strings.HasPrefix(id, "sparse-") && len(id) >= 18 || strings.HasPrefix(id, "sp-") {
+			ids = append(ids, id)
+		}
+	}
 	for range 1000 { // not numbered
 		ids = append(ids, fmt.Sprintf("%x-x", rng.Uint64N(5000)))
 	}
@@ -77,12 +95,21 @@ func TestIDSetMatchesAMap(t *testing.T) {
 		seen[id] = true
 	}
 	assert.Len(t, s.runs, maxIDPrefixes)
-	live := s.runs[fingerprint("live-1-")]
+	live := s.runs[prefixKey("live-1-", 4)]
 	assert.False(t, live.moved)
-	assert.LessOrEqual(t, live.runs[0].lo, uint64(1))
+	assert.Equal(t, uint64(1000), live.runs[0].lo)
 	assert.GreaterOrEqual(t, live.runs[0].hi, uint64(3000))
-	assert.True(t, s.runs[fingerprint("sparse-")].moved)
-	assert.Equal(t, []nonceRange{{1, 2}}, s.runs[fingerprint("t0x")].runs)
+	assert.True(t, s.runs[prefixKey("sparse-", 11)].moved || s.runs[prefixKey("sparse-", 12)].moved)
+	assert.Equal(t, []nonceRange{{1, 2}}, s.runs[prefixKey("t0x", 1)].runs)
+	assert.True(t, s.runs[prefixKey("sp-", 8)].moved)
+	assert.Equal(t, []nonceRange{{1, 999}}, s.runs[prefixKey("pad-", 3)].runs)
+}
+
+// prefixKey is the key setID gives the ids of prefix and width.
+func prefixKey(prefix string, width int) uint64 {
+	var tr traceRound
+	tr.setID(string(appendID(nil, prefix, width, 0)))
+	return tr.idPrefix
 }
 
 // TestIDSetNumberedIDsTakeNoFingerprints checks that a table numbering
@@ -98,5 +125,7 @@ func TestIDSetNumberedIDsTakeNoFingerprints(t *testing.T) {
 		require.True(t, s.add(&tr))
 	}
 	assert.Empty(t, s.fps.slots)
-	assert.Equal(t, []nonceRange{{1, 100_000}}, s.runs[fingerprint("rng-1-")].runs)
+	for width, run := range map[int]nonceRange{1: {1, 9}, 2: {10, 99}, 3: {100, 999}, 4: {1000, 9999}, 5: {10000, 99999}, 6: {100000, 100000}} {
+		assert.Equal(t, []nonceRange{run}, s.runs[prefixKey("rng-1-", width)].runs, "width %d", width)
+	}
 }
