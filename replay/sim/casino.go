@@ -212,14 +212,11 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	c := s.p.Casino
 	players, boxNos := s.casinoSeats()
 	plays := s.plays[:0]
-	for range players {
-		plays = append(plays, boxPlay{})
+	for _, pi := range players {
+		sl, ar, a, br, b := s.stakes(pi)
+		plays = append(plays, boxPlay{sl, ar, a, br, b})
 	}
 	s.plays = plays
-	for k, pi := range players {
-		sl, ar, a, br, b := s.stakes(pi)
-		plays[k] = boxPlay{sl, ar, a, br, b}
-	}
 
 	// Fairness fields and the dealer of the cards.
 	f := &r.Fairness

@@ -208,36 +208,6 @@ func (g *betting) call(p *dpl, toCall int64) {
 	g.put(p, min(toCall, p.stack), double.KindCall)
 }
 
-// actionSlab hands out the storage of hands' actions from one large
-// array at a time: a hand appends its actions into the free tail, and
-// keeps what it used. Growing a fresh slice per hand was a third of the
-// simulator's allocation.
-type actionSlab struct {
-	buf []round.Action
-}
-
-// slabActions is the size of a slab; a hand that outgrows the free tail
-// gets a slice of its own from append.
-const slabActions = 4096
-
-// take returns an empty slice whose capacity is the slab's free tail.
-func (a *actionSlab) take() []round.Action {
-	if cap(a.buf)-len(a.buf) < 64 {
-		a.buf = make([]round.Action, 0, slabActions)
-	}
-	return a.buf[len(a.buf):len(a.buf)]
-}
-
-// keep ends a hand's use of the slab: its actions, capped so that an
-// append by their owner cannot reach the next hand's.
-func (a *actionSlab) keep(acts []round.Action) []round.Action {
-	n := len(acts)
-	if n > 0 && len(a.buf) < cap(a.buf) && &a.buf[:len(a.buf)+1][len(a.buf)] == &acts[0] {
-		a.buf = a.buf[:len(a.buf)+n]
-	}
-	return acts[:n:n]
-}
-
 // maxStackBlinds is the stack, in big blinds, at which a simulated Double
 // Hold'em player leaves the table.
 const maxStackBlinds = 400
@@ -337,7 +307,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	}
 
 	// Betting.
-	g := &betting{s: s, ps: ps, button: s.button, bb: d.BigBlind, actions: s.actionSlab.take()}
+	g := &betting{s: s, ps: ps, button: s.button, bb: d.BigBlind, actions: s.actions.open(64)}
 	g.illegalOK = s.want(FaultDHIllegalRaise)
 	sb, bb := g.next(g.button), g.next(g.next(g.button))
 	if n == 2 {
@@ -357,7 +327,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	for !g.over {
 		g.act()
 	}
-	h.Actions = s.actionSlab.keep(g.actions)
+	h.Actions = s.actions.keep(g.actions)
 	if g.illegal {
 		s.applied(r, s.want(FaultDHIllegalRaise))
 	}

@@ -133,7 +133,7 @@ type Simulator struct {
 	table2 *tableSession // double-holdem: the table's seed session
 	// Storage handed out to rounds (see slab), and scratch reused from
 	// round to round.
-	actionSlab   actionSlab
+	actions      slab[round.Action] // a hand's actions: open, then keep
 	strs         slab[string]
 	boxes        slab[round.Box]
 	rounds       slab[round.Round]
@@ -173,7 +173,7 @@ func New(cfg Config) (*Simulator, error) {
 		return nil, err
 	}
 	s := &Simulator{cfg: cfg, p: p, pHash: p.Hash(), dealer: sch, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
-	s.strs.size, s.boxes.size, s.rounds.size = 8192, 1024, 1024
+	s.strs.size, s.boxes.size, s.rounds.size, s.actions.size = 8192, 1024, 1024, 4096
 	switch cfg.Game {
 	case round.CasinoHoldem, round.LiveCasinoHoldem:
 		if s.table, err = casino.Compile(p); err != nil {
