@@ -13,6 +13,7 @@ func TestSlab(t *testing.T) {
 	assert.Len(t, a, 3)
 	assert.Equal(t, 3, cap(a), "capped: an append cannot reach the next slice")
 	a = append(a, 1)
+	assert.Equal(t, 4, len(a))
 	assert.Equal(t, 0, b[0], "b untouched by a's append")
 	c := s.take(3) // 2 left: a new array
 	assert.Len(t, s.buf, 3)
