@@ -150,30 +150,33 @@ const MaxChainWalk = 1 << 20
 // per-round checks were scheduled. Its memory grows with the number of
 // round-id prefixes (a few words each when a table numbers its rounds in
 // order) or of round ids (10 bytes each otherwise), of
-// single seeds (a few words each), of hash chains (a few words each, not
-// per link), of (seed, client input) pairs (one run of nonces each when
-// the nonces count up), of tables, and of players (a 24-byte map slot each);
-// not with the size of the rounds. The maps that grow with rounds hold no
+// single seeds (a few words each, and about 10 bytes per change of client
+// input within the seed's session), of hash chains (a few words each, not
+// per link), of tables, of input files, and of players (a 16-byte map
+// slot each); not with the size of the rounds. The maps that grow with rounds hold no
 // pointer, so that the collector does not scan them.
 type Ledger struct {
 	ids idSet // round ids
-	// The nonces seen per (server seed, client input), keyed by pairKey:
-	// the first run, and the others for the few keys that have more than
-	// one. Verified hash-chain links are not here: their chain's state
-	// covers them.
+	// The nonces seen per single seed and client input are in the seed's
+	// state (seedNonces), its earlier runs in hist. A paired seed's are
+	// here, keyed by pairKey: the first run, and the others for the few
+	// keys that have more than one. Verified hash-chain links are in
+	// neither: their chain's state covers them.
 	nonces   map[uint64]nonceRange
 	moreRuns map[uint64][]nonceRange
 	seeds    map[uint64]seedState
+	hist     map[uint64][]byte        // by seed fingerprint
 	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
 	chains   map[[32]byte]*chainState // by anchor (commitment)
 	tables   map[uint64]int64         // last round time per table
-	players  map[uint64]lastBalance
-	files    fileTable // the files lastBalance.where names
+	players  playerTable
+	places   places // where the rounds observed are, by ordinal
 }
 
 type seedState struct {
 	session uint64
 	first   textRef // the id of the round that first used the seed, in seedIDs
+	nonces  seedNonces
 }
 
 // textRef is a text in one of the Ledger's byte slices.
@@ -196,70 +199,16 @@ type chainState struct {
 	used    []nonceRange // the indices of the verified links rounds used
 }
 
-// lastBalance is a player's balance after their last round, and where
-// that round is in the input. It holds no pointer, so that the collector
-// need not scan the players (millions, with a busy table).
-type lastBalance struct {
-	after int64
-	where uint64 // file index << 44 | row, or unknownRow
-}
-
-// Where a lastBalance's round is: the file's index in Ledger.files and the
-// row, packed in 64 bits; unknownRow when they do not fit.
-const (
-	rowBits    = 44
-	unknownRow = ^uint64(0)
-)
-
-func packWhere(file int32, row int64) uint64 {
-	if file < 0 || file >= 1<<(64-rowBits) || row < 0 || row >= 1<<rowBits {
-		return unknownRow
-	}
-	return uint64(file)<<rowBits | uint64(row)
-}
-
-// previous describes where a player's previous round is.
-func (l *Ledger) previous(b lastBalance) string {
-	if b.where == unknownRow {
-		return "the player's previous round"
-	}
-	return fmt.Sprintf("the player's round at %s row %d", l.files.names[b.where>>rowBits], b.where&(1<<rowBits-1))
-}
-
-// fileTable numbers the input files, so that a lastBalance names its
-// round's file in a few bits.
-type fileTable struct {
-	names []string
-	index map[string]int32
-	last  int32 // the index of the last file looked up
-}
-
-func (f *fileTable) number(name string) int32 {
-	if len(f.names) > 0 && f.names[f.last] == name {
-		return f.last
-	}
-	i, ok := f.index[name]
-	if !ok {
-		if f.index == nil {
-			f.index = map[string]int32{}
-		}
-		i = int32(len(f.names))
-		f.names = append(f.names, strings.Clone(name))
-		f.index[f.names[i]] = i
-	}
-	f.last = i
-	return i
-}
-
 // NewLedger returns an empty Ledger.
 func NewLedger() *Ledger {
 	return &Ledger{
 		seeds:    map[uint64]seedState{},
 		nonces:   map[uint64]nonceRange{},
 		moreRuns: map[uint64][]nonceRange{},
+		hist:     map[uint64][]byte{},
 		chains:   map[[32]byte]*chainState{},
 		tables:   map[uint64]int64{},
-		players:  map[uint64]lastBalance{},
+		players:  newPlayerTable(),
 	}
 }
 
@@ -297,14 +246,14 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
 		})
 	}
+	ord := l.places.add(t.Src.File, t.Src.Row)
 	if !l.ids.add(&t.traceRound) {
 		// The other checks would only repeat what the first copy
 		// established; the balances move on from the copy.
 		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")
-		where := packWhere(l.files.number(t.Src.File), t.Src.Row)
 		for i := range t.np {
 			p := t.playerAt(i)
-			l.players[p.id] = lastBalance{p.after, where}
+			l.players.set(p.id, lastBalance{p.after, ord})
 		}
 		return out
 	}
@@ -318,13 +267,9 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
-	var where uint64
-	if t.np > 0 {
-		where = packWhere(l.files.number(t.Src.File), t.Src.Row)
-	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		if last, ok := l.players[p.id]; ok && p.before != last.after {
+		if last, ok := l.players.get(p.id); ok && p.before != last.after {
 			field := boxField(int(p.slot), "balance_before")
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
@@ -332,7 +277,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			add(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
 				strconv.FormatInt(p.before, 10), "")
 		}
-		l.players[p.id] = lastBalance{p.after, where}
+		l.players.set(p.id, lastBalance{p.after, ord})
 	}
 	return out
 }
@@ -344,14 +289,19 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	// A single seed, or a link that does not verify: the state is kept
 	// per seed.
 	fp := t.seedFP
-	if s, ok := l.seeds[fp]; ok {
-		if s.session != t.session {
-			add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
-		}
-	} else {
-		l.seeds[fp] = seedState{session: t.session, first: l.keepText(t.RoundID)}
+	s, ok := l.seeds[fp]
+	if !ok {
+		s = seedState{session: t.session, first: l.keepText(t.RoundID)}
+		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
+		l.seeds[fp] = s
+		return
 	}
-	if !l.addNonce(pairKey(fp, t.ClientFP), t.Nonce) {
+	if s.session != t.session {
+		add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
+	}
+	fresh := l.seedNonce(fp, &s.nonces, t.ClientFP, t.Nonce)
+	l.seeds[fp] = s
+	if !fresh {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
 	}
 }

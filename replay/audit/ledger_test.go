@@ -306,6 +306,7 @@ func benchmarkLedgerObserve(b *testing.B, numbered bool) {
 	for i := range ts {
 		t := &ts[i]
 		t.RoundID = "r"
+		t.Src = Source{File: "part-00000.rounds.parquet", Row: int64(i)}
 		t.idFP = rng.Uint64()
 		if numbered {
 			t.idPrefix, t.idNum, t.idNumbered = uint64(i%100), uint64(i/100), true
@@ -411,15 +412,165 @@ func TestManySeedsReuseDealers(t *testing.T) {
 	}
 }
 
-// TestPackWhere checks where a player's previous round is told: file and
-// row when they fit in 64 bits, and no place when they do not.
-func TestPackWhere(t *testing.T) {
-	l := NewLedger()
-	l.files.number("a.parquet")
-	l.files.number("b.parquet")
-	assert.Equal(t, "the player's round at b.parquet row 17", l.previous(lastBalance{where: packWhere(1, 17)}))
-	assert.Equal(t, "the player's round at a.parquet row 17592186044415", l.previous(lastBalance{where: packWhere(0, 1<<44-1)}))
-	for _, w := range []uint64{packWhere(0, 1<<44), packWhere(0, -1), packWhere(-1, 0), packWhere(1<<20, 0)} {
-		assert.Equal(t, "the player's previous round", l.previous(lastBalance{where: w}))
+// TestPlaces checks where the Ledger says a round is: file and row by
+// ordinal, with a mark only where the input does not go on to the next
+// row of the same file, and no place for a round whose row is unknown.
+func TestPlaces(t *testing.T) {
+	var p places
+	type at struct {
+		file string
+		row  int64
 	}
+	in := []at{{"a.parquet", 0}, {"a.parquet", 1}, {"a.parquet", 2}, {"b.parquet", 0}, {"b.parquet", 1},
+		{"a.parquet", 3}, {"a.parquet", 9}, {"a.parquet", 10}, {"c.jsonl", -1}, {"c.jsonl", -1}, {"c.jsonl", 7}, {"c.jsonl", 8}}
+	for i, w := range in {
+		require.Equal(t, uint64(i), p.add(w.file, w.row))
+	}
+	assert.Len(t, p.marks, 7)
+	for i, w := range in {
+		file, row, ok := p.where(uint64(i))
+		if w.row < 0 {
+			assert.False(t, ok, "ordinal %d", i)
+			continue
+		}
+		require.True(t, ok, "ordinal %d", i)
+		assert.Equal(t, w, at{file, row}, "ordinal %d", i)
+	}
+	_, _, ok := p.where(uint64(len(in)))
+	assert.False(t, ok, "an ordinal not given")
+
+	l := NewLedger()
+	l.places.add("a.parquet", 16)
+	l.places.add("a.parquet", 17)
+	assert.Equal(t, "the player's round at a.parquet row 17", l.previous(lastBalance{ord: 1}))
+	assert.Equal(t, "the player's previous round", l.previous(lastBalance{ord: 2}))
+}
+
+// TestPlayerTableMatchesAMap checks the players' balances, packed in one
+// word when they fit and kept whole when they do not, against a plain map.
+func TestPlayerTableMatchesAMap(t *testing.T) {
+	p := newPlayerTable()
+	want := map[uint64]lastBalance{}
+	rng := rand.New(rand.NewPCG(4, 5))
+	for i := range 100_000 {
+		id := uint64(rng.IntN(500))
+		var b lastBalance
+		switch rng.IntN(5) {
+		case 0:
+			b.after = 1<<35 - 2 + int64(rng.IntN(4)) // either side of the packed bound
+		case 1:
+			b.after = -(1 << 35) - 1 + int64(rng.IntN(4))
+		case 2:
+			b.after = []int64{math.MaxInt64, math.MinInt64, 0, -1}[rng.IntN(4)]
+		default:
+			b.after = rng.Int64N(1_000_000)
+		}
+		b.ord = uint64(i)
+		if rng.IntN(5) == 0 {
+			b.ord = 1<<packOrdBits - 2 + uint64(rng.IntN(4))
+		}
+		p.set(id, b)
+		want[id] = b
+		q := uint64(rng.IntN(600))
+		got, ok := p.get(q)
+		w, wok := want[q]
+		require.Equal(t, wok, ok, "player %d", q)
+		require.Equal(t, w, got, "player %d", q)
+	}
+	wide := 0
+	for id, b := range want {
+		z := uint64(b.after<<1) ^ uint64(b.after>>63)
+		fits := z < 1<<packBalanceBits && b.ord < 1<<packOrdBits
+		_, inPacked := p.packed[id]
+		_, inWide := p.wide[id]
+		require.Equal(t, fits, inPacked, "player %d %+v", id, b)
+		require.Equal(t, !fits, inWide, "player %d %+v", id, b)
+		if !fits {
+			wide++
+		}
+	}
+	require.Greater(t, wide, 50)
+	require.Less(t, wide, 450)
+}
+
+// TestSeedNoncesMatchASet checks the nonces kept per seed (the last run in
+// the seed's state, the earlier runs encoded, and the move to the per-pair
+// runs) against a plain set of (seed, client input, nonce): four tables
+// interleaved, each with sessions of 100 rounds per seed and client inputs
+// changing every few rounds as at a Double Hold'em table; nonces reused,
+// out of order and with gaps; client inputs seen again; seeds with more
+// runs than a seed keeps; and nonces near and above 2^32.
+func TestSeedNoncesMatchASet(t *testing.T) {
+	l := NewLedger()
+	seen := map[[3]uint64]bool{}
+	rng := rand.New(rand.NewPCG(2, 3))
+	type table struct{ seed, next, client, used uint64 }
+	tables := make([]table, 6)
+	seeds := uint64(0)
+	for k := range tables {
+		seeds++
+		tables[k].seed = seeds
+	}
+	tables[4].next = math.MaxUint32 - 150 // sessions that cross 2^32
+	reused := 0
+	for i := range 300_000 {
+		tb := &tables[rng.IntN(len(tables))]
+		if tb.used == 100 {
+			seeds++
+			tb.seed, tb.used = seeds, 0
+			if tb != &tables[4] {
+				tb.next = 0
+			}
+		}
+		tb.used++
+		switch {
+		case tb == &tables[5]: // a new client input almost every round: the seed is paired
+			tb.client = uint64(rng.IntN(1 << 20))
+		case rng.IntN(3) == 0: // a player sits down or leaves
+			tb.client = uint64(rng.IntN(1 << 20))
+		case rng.IntN(30) == 0: // an earlier client input again
+			tb.client = uint64(rng.IntN(3))
+		}
+		n := tb.next
+		switch rng.IntN(12) {
+		case 0:
+			n = uint64(rng.IntN(int(tb.next%1000) + 1)) // an earlier nonce, maybe reused
+		case 1:
+			n = tb.next + uint64(rng.IntN(5)) // a gap
+		}
+		tb.next = max(tb.next, n+1)
+		key := [3]uint64{tb.seed, tb.client, n}
+		var tr Trace
+		id := fmt.Sprintf("r-%d", i)
+		tr.traceRound = traceRound{RoundID: id, session: 1, SeedOK: true, seedFP: tb.seed, ClientFP: tb.client, Nonce: n}
+		tr.setID(id)
+		out := l.Observe(&tr, nil)
+		require.Equal(t, seen[key], slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Code == finding.NonceReused }), "round %d: seed %d client %d nonce %d", i, tb.seed, tb.client, n)
+		if seen[key] {
+			reused++
+		}
+		seen[key] = true
+	}
+	require.Greater(t, reused, 500)
+	var paired, kept, runs int
+	for fp, st := range l.seeds {
+		if st.nonces.paired {
+			paired++
+			require.NotContains(t, l.hist, fp)
+			continue
+		}
+		kept++
+		require.LessOrEqual(t, int(st.nonces.runs), maxSeedRuns)
+		n := 0
+		for h := l.hist[fp]; len(h) > 0; n++ {
+			_, h = nextRun(h)
+		}
+		require.Equal(t, int(st.nonces.runs), n)
+		runs += n
+	}
+	// Table 5's seeds and the sessions past 2^32 are paired; the others
+	// keep their runs, about 40 a session.
+	require.Greater(t, paired, 400)
+	require.Greater(t, kept, 2000)
+	require.Greater(t, runs, 20*kept)
 }
