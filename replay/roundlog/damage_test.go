@@ -127,6 +127,64 @@ func TestDamageFiles(t *testing.T) {
 		assert.Contains(t, dmg[0].Error(), "corrupt")
 		assert.Equal(t, jsonRoundTrip(t, append(append([]round.Round{}, rs[:20]...), rs[30:]...)), got)
 	})
+	t.Run("child row of another round", func(t *testing.T) {
+		// The boxes file says by round_row that a row is round 7's, and by
+		// round_id that it is round 8's: a SQL join on round_id would give
+		// round 8 two boxes. Both the fast and the generic reader see it.
+		for _, generic := range []bool{false, true} {
+			dir, rs := casinoDataset(t, 20, 20, nil)
+			p := filepath.Join(dir, "part-00000.boxes.parquet")
+			f, err := os.Open(p)
+			require.NoError(t, err)
+			st, _ := f.Stat()
+			pf, err := parquet.OpenFile(f, st.Size())
+			require.NoError(t, err)
+			rows, err := readGroup(pf.RowGroups()[0], []boxRow(nil))
+			require.NoError(t, err)
+			f.Close()
+			rows[7].RoundID = rows[8].RoundID
+			kv := []string{MetaSchemaVersion, SchemaVersion, MetaTable, TableBoxes}
+			if generic {
+				// Columns in another order: the schema is not exactly
+				// the specification's.
+				type plainBox struct {
+					RoundRow       int64  `parquet:"round_row"`
+					RoundID        string `parquet:"round_id"`
+					Box            int32  `parquet:"box"`
+					PlayerID       string `parquet:"player_id"`
+					Card1          string `parquet:"card_1"`
+					Card2          string `parquet:"card_2"`
+					AnteRequested  int64  `parquet:"ante_requested"`
+					Ante           int64  `parquet:"ante"`
+					BonusRequested int64  `parquet:"bonus_requested"`
+					Bonus          int64  `parquet:"bonus"`
+					Decision       string `parquet:"decision"`
+					Call           int64  `parquet:"call"`
+					AnteReturn     int64  `parquet:"ante_return"`
+					CallReturn     int64  `parquet:"call_return"`
+					BonusReturn    int64  `parquet:"bonus_return"`
+					BalanceBefore  int64  `parquet:"balance_before"`
+					BalanceAfter   int64  `parquet:"balance_after"`
+				}
+				plain := make([]plainBox, len(rows))
+				for i, r := range rows {
+					plain[i] = plainBox{r.RoundRow, r.RoundID, r.Box, r.PlayerID, r.Card1, r.Card2, r.AnteRequested, r.Ante,
+						r.BonusRequested, r.Bonus, r.Decision, r.Call, r.AnteReturn, r.CallReturn, r.BonusReturn, r.BalanceBefore, r.BalanceAfter}
+				}
+				writeRaw(t, p, plain, kv...)
+			} else {
+				writeRaw(t, p, rows, kv...)
+			}
+			got, _, dmg := readAll(t, dir)
+			require.Len(t, dmg, 1, "generic %v", generic)
+			assert.Equal(t, p, dmg[0].File)
+			assert.Equal(t, int64(7), dmg[0].Row)
+			assert.Equal(t, "round_id", dmg[0].Column)
+			assert.Equal(t, rs[7].RoundID, dmg[0].RoundID)
+			assert.Contains(t, dmg[0].Error(), rs[8].RoundID)
+			assert.Equal(t, jsonRoundTrip(t, append(append([]round.Round{}, rs[:7]...), rs[8:]...)), got, "the other rounds are read")
+		}
+	})
 	t.Run("wrong schema", func(t *testing.T) {
 		dir := t.TempDir()
 		type other struct {

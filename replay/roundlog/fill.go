@@ -63,7 +63,7 @@ func fillRounds(c map[string]*column, off int, rows []roundRow) {
 	}
 }
 
-func fillBoxes(c map[string]*column, _ int, rows []boxRow) {
+func bindBoxes(c map[string]*column) func(off int, rows []boxRow) {
 	ante_ := c["ante"].i64
 	ante_requested_ := c["ante_requested"].i64
 	ante_return_ := c["ante_return"].i64
@@ -81,20 +81,23 @@ func fillBoxes(c map[string]*column, _ int, rows []boxRow) {
 	player_id_ := c["player_id"].strs
 	round_id_ := c["round_id"].strs
 	round_row_ := c["round_row"].i64
-	for i := range rows {
-		rows[i] = boxRow{
-			RoundID: round_id_[i], RoundRow: round_row_[i], Box: box_[i],
-			PlayerID: player_id_[i], Card1: card_1_[i], Card2: card_2_[i],
-			AnteRequested: ante_requested_[i], Ante: ante_[i],
-			BonusRequested: bonus_requested_[i], Bonus: bonus_[i],
-			Decision: decision_[i], Call: call_[i],
-			AnteReturn: ante_return_[i], CallReturn: call_return_[i], BonusReturn: bonus_return_[i],
-			BalanceBefore: balance_before_[i], BalanceAfter: balance_after_[i],
+	return func(off int, rows []boxRow) {
+		for j := range rows {
+			i := off + j
+			rows[j] = boxRow{
+				RoundID: round_id_[i], RoundRow: round_row_[i], Box: box_[i],
+				PlayerID: player_id_[i], Card1: card_1_[i], Card2: card_2_[i],
+				AnteRequested: ante_requested_[i], Ante: ante_[i],
+				BonusRequested: bonus_requested_[i], Bonus: bonus_[i],
+				Decision: decision_[i], Call: call_[i],
+				AnteReturn: ante_return_[i], CallReturn: call_return_[i], BonusReturn: bonus_return_[i],
+				BalanceBefore: balance_before_[i], BalanceAfter: balance_after_[i],
+			}
 		}
 	}
 }
 
-func fillSeats(c map[string]*column, _ int, rows []seatRow) {
+func bindSeats(c map[string]*column) func(off int, rows []seatRow) {
 	bonus_auto_ := c["bonus_auto"].bools
 	bonus_card_ := c["bonus_card"].strs
 	card_1_ := c["card_1"].strs
@@ -106,17 +109,20 @@ func fillSeats(c map[string]*column, _ int, rows []seatRow) {
 	seat_ := c["seat"].i32
 	stack_after_ := c["stack_after"].i64
 	stack_before_ := c["stack_before"].i64
-	for i := range rows {
-		rows[i] = seatRow{
-			RoundID: round_id_[i], RoundRow: round_row_[i], Seat: seat_[i],
-			PlayerID: player_id_[i], Card1: card_1_[i], Card2: card_2_[i], Card3: card_3_[i],
-			BonusCard: bonus_card_[i], BonusAuto: bonus_auto_[i],
-			StackBefore: stack_before_[i], StackAfter: stack_after_[i],
+	return func(off int, rows []seatRow) {
+		for j := range rows {
+			i := off + j
+			rows[j] = seatRow{
+				RoundID: round_id_[i], RoundRow: round_row_[i], Seat: seat_[i],
+				PlayerID: player_id_[i], Card1: card_1_[i], Card2: card_2_[i], Card3: card_3_[i],
+				BonusCard: bonus_card_[i], BonusAuto: bonus_auto_[i],
+				StackBefore: stack_before_[i], StackAfter: stack_after_[i],
+			}
 		}
 	}
 }
 
-func fillActions(c map[string]*column, _ int, rows []actionRow) {
+func bindActions(c map[string]*column) func(off int, rows []actionRow) {
 	all_in_ := c["all_in"].bools
 	amount_ := c["amount"].i64
 	kind_ := c["kind"].strs
@@ -125,15 +131,18 @@ func fillActions(c map[string]*column, _ int, rows []actionRow) {
 	seat_ := c["seat"].i32
 	seq_ := c["seq"].i32
 	street_ := c["street"].strs
-	for i := range rows {
-		rows[i] = actionRow{
-			RoundID: round_id_[i], RoundRow: round_row_[i], Seq: seq_[i], Seat: seat_[i],
-			Street: street_[i], Kind: kind_[i], Amount: amount_[i], AllIn: all_in_[i],
+	return func(off int, rows []actionRow) {
+		for j := range rows {
+			i := off + j
+			rows[j] = actionRow{
+				RoundID: round_id_[i], RoundRow: round_row_[i], Seq: seq_[i], Seat: seat_[i],
+				Street: street_[i], Kind: kind_[i], Amount: amount_[i], AllIn: all_in_[i],
+			}
 		}
 	}
 }
 
-func fillPots(c map[string]*column, _ int, rows []potRow) {
+func bindPots(c map[string]*column) func(off int, rows []potRow) {
 	amount_ := c["amount"].i64
 	eligible_ := c["eligible"].li32
 	pot_ := c["pot"].i32
@@ -141,35 +150,29 @@ func fillPots(c map[string]*column, _ int, rows []potRow) {
 	round_row_ := c["round_row"].i64
 	shares_ := c["shares"].li64
 	winners_ := c["winners"].li32
-	for i := range rows {
-		rows[i] = potRow{
-			RoundID: round_id_[i], RoundRow: round_row_[i], Pot: pot_[i], Amount: amount_[i],
-			Eligible: eligible_[i], Winners: winners_[i], Shares: shares_[i],
+	return func(off int, rows []potRow) {
+		for j := range rows {
+			i := off + j
+			rows[j] = potRow{
+				RoundID: round_id_[i], RoundRow: round_row_[i], Pot: pot_[i], Amount: amount_[i],
+				Eligible: eligible_[i], Winners: winners_[i], Shares: shares_[i],
+			}
 		}
 	}
 }
 
-// readFast decodes rg column by column when its schema is the
+// decodeFast decodes rg column by column into cols when its schema is the
 // specification's; ok is false when it is not (use readGroup).
-func readFast[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (out []T, ok bool, err error) {
+func decodeFast(rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column) (ok bool, err error) {
 	if !sameSchema(rg.Schema(), want) {
-		return nil, false, nil
+		return false, nil
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = errorf("corrupt row group: %v", r)
 		}
 	}()
-	if err := decodeColumns(rg, table, cols); err != nil {
-		return nil, true, err
-	}
-	n := int(rg.NumRows())
-	if cap(buf) < n {
-		buf = make([]T, n)
-	}
-	buf = buf[:n]
-	fill(cols, 0, buf)
-	return buf, true, nil
+	return true, decodeColumns(rg, table, cols)
 }
 
 // decodeRoundColumns decodes a rounds row group whose schema is the

@@ -78,15 +78,6 @@ func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
 	return buf, nil
 }
 
-// readAny decodes a row group by the fast path when it can, else by the
-// generic reader.
-func readAny[T any](rg parquet.RowGroup, want *parquet.Schema, table string, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) ([]T, error) {
-	if out, ok, err := readFast(rg, want, table, cols, buf, fill); ok {
-		return out, err
-	}
-	return readGroup(rg, buf)
-}
-
 // nullRows finds rows holding null in a column the specification requires
 // but the file declares optional (a hand-written file). It returns the
 // first null per row, by row index within the row group.
@@ -143,21 +134,30 @@ func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (map[int6
 	return out, nil
 }
 
-// childGroup is the decoded rows of one child table for one unit.
+// childGroup is one child table's row group for one unit: its decoded
+// columns, whose rows are made a round at a time (fill), or, for a file
+// whose schema is not exactly the specification's, its rows (all).
 type childGroup[T any] struct {
-	rows  []T
+	fill  func(off int, rows []T)
+	all   []T
+	buf   []T // the rows of the last round taken
+	n     int // rows
 	path  string
 	group int
-	base  int64 // row index of rows[0] within the child file
+	base  int64 // row index of the first row within the child file
 	nulls map[int64]string
 	next  int
 }
 
-func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, buf []T, fill func(map[string]*column, int, []T)) (*childGroup[T], *DamageError) {
+// loadChild decodes the row group of child table idx that holds the need
+// rows of unit u's rounds into g, which keeps its buffers from the last
+// unit.
+func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, g *childGroup[T], bind func(map[string]*column) func(int, []T)) (*childGroup[T], *DamageError) {
 	c := p.children[idx]
 	name := childTables[idx]
+	*g = childGroup[T]{all: g.all[:0], buf: g.buf}
 	if need == 0 {
-		return &childGroup[T]{rows: buf[:0]}, nil
+		return g, nil
 	}
 	if c == nil {
 		return nil, &DamageError{File: p.roundsFn, RowGroup: u.RowGroup, Row: -1, Column: "rounds.n_" + name,
@@ -181,30 +181,55 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
 	}
-	rows, err := readAny(rg, childSchemas[idx], name, cols, buf, fill)
+	fast, err := decodeFast(rg, childSchemas[idx], name, cols)
+	if err == nil && !fast {
+		g.all, err = readGroup(rg, g.all)
+	}
 	if err != nil {
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: err.Error()}
+	}
+	if fast {
+		g.fill = bind(cols)
 	}
 	nulls, err := nullRows(rg, name, childSchemas[idx])
 	if err != nil {
 		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: fmt.Sprintf("corrupt row group: %v", err)}
 	}
-	return &childGroup[T]{rows: rows, path: c.path, group: j, base: base, nulls: nulls}, nil
+	g.n, g.path, g.group, g.base, g.nulls = int(need), c.path, j, base, nulls
+	return g, nil
 }
 
-// take returns the next n child rows of the round at roundRow, or damage
-// when they do not belong to it.
-func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, rowOf func(*T) int64) ([]T, *DamageError) {
-	if n < 0 || int(n) > len(g.rows)-g.next {
+// take returns the next n child rows, which must be the round's at
+// roundRow with id roundID, or damage when they are not. The rows are
+// valid until the next take.
+func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, keys func(*T) (int64, string)) ([]T, *DamageError) {
+	if n < 0 || int(n) > g.n-g.next {
 		return nil, &DamageError{File: g.path, RowGroup: g.group, Row: -1, RoundID: roundID, Reason: fmt.Sprintf("round needs %d more rows than the row group holds", n)}
 	}
-	rows := g.rows[g.next : g.next+int(n)]
+	if n == 0 {
+		return nil, nil
+	}
 	start := g.next
 	g.next += int(n)
+	var rows []T
+	if g.fill != nil {
+		if cap(g.buf) < int(n) {
+			g.buf = make([]T, n, max(n, 16))
+		}
+		rows = g.buf[:n]
+		g.fill(start, rows)
+	} else {
+		rows = g.all[start:g.next]
+	}
 	for k := range rows {
-		if rowOf(&rows[k]) != roundRow {
+		row, id := keys(&rows[k])
+		if row != roundRow {
 			return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start+k), Column: "round_row", RoundID: roundID,
-				Reason: fmt.Sprintf("row belongs to round row %d, want %d", rowOf(&rows[k]), roundRow)}
+				Reason: fmt.Sprintf("row belongs to round row %d, want %d", row, roundRow)}
+		}
+		if id != roundID {
+			return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start+k), Column: "round_id", RoundID: roundID,
+				Reason: fmt.Sprintf("row of round row %d names round %q, the round's id is %q", row, id, roundID)}
 		}
 		if col, ok := g.nulls[int64(start+k)]; ok {
 			return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start+k), Column: col, RoundID: roundID, Reason: "null in a required column"}
@@ -219,10 +244,10 @@ func (g *childGroup[T]) rowAt(k int) int64 { return g.base + int64(k) }
 type unitBufs struct {
 	rounds                       []roundRow // a chunk of rows
 	all                          []roundRow // every row, from the generic reader
-	boxes                        []boxRow
-	seats                        []seatRow
-	actions                      []actionRow
-	pots                         []potRow
+	boxes                        childGroup[boxRow]
+	seats                        childGroup[seatRow]
+	actions                      childGroup[actionRow]
+	pots                         childGroup[potRow]
 	rec                          Record
 	cards                        []string
 	tTime, tCommitted, tRevealed timeCache
@@ -319,26 +344,22 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 			need[i] += int64(c)
 		}
 	}
-	boxes, dmg := loadChild(p, files, 0, u, need[0], b.cols[1], b.boxes, fillBoxes)
+	boxes, dmg := loadChild(p, files, 0, u, need[0], b.cols[1], &b.boxes, bindBoxes)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
 	}
-	b.boxes = boxes.rows
-	seats, dmg := loadChild(p, files, 1, u, need[1], b.cols[2], b.seats, fillSeats)
+	seats, dmg := loadChild(p, files, 1, u, need[1], b.cols[2], &b.seats, bindSeats)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
 	}
-	b.seats = seats.rows
-	actions, dmg := loadChild(p, files, 2, u, need[2], b.cols[3], b.actions, fillActions)
+	actions, dmg := loadChild(p, files, 2, u, need[2], b.cols[3], &b.actions, bindActions)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
 	}
-	b.actions = actions.rows
-	pots, dmg := loadChild(p, files, 3, u, need[3], b.cols[4], b.pots, fillPots)
+	pots, dmg := loadChild(p, files, 3, u, need[3], b.cols[4], &b.pots, bindPots)
 	if dmg != nil {
 		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
 	}
-	b.pots = pots.rows
 
 	for off := 0; off < n; off += roundChunk {
 		var rows []roundRow
@@ -373,10 +394,10 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 		rr := &rows[j]
 		row := u.FirstRow + int64(k)
 		bStart, sStart, aStart, pStart := boxes.next, seats.next, actions.next, pots.next
-		bx, d1 := boxes.take(rr.NBoxes, int64(k)+u.FirstRow, rr.RoundID, func(r *boxRow) int64 { return r.RoundRow })
-		st, d2 := seats.take(rr.NSeats, row, rr.RoundID, func(r *seatRow) int64 { return r.RoundRow })
-		ac, d3 := actions.take(rr.NActions, row, rr.RoundID, func(r *actionRow) int64 { return r.RoundRow })
-		pt, d4 := pots.take(rr.NPots, row, rr.RoundID, func(r *potRow) int64 { return r.RoundRow })
+		bx, d1 := boxes.take(rr.NBoxes, row, rr.RoundID, func(r *boxRow) (int64, string) { return r.RoundRow, r.RoundID })
+		st, d2 := seats.take(rr.NSeats, row, rr.RoundID, func(r *seatRow) (int64, string) { return r.RoundRow, r.RoundID })
+		ac, d3 := actions.take(rr.NActions, row, rr.RoundID, func(r *actionRow) (int64, string) { return r.RoundRow, r.RoundID })
+		pt, d4 := pots.take(rr.NPots, row, rr.RoundID, func(r *potRow) (int64, string) { return r.RoundRow, r.RoundID })
 		if d := firstDamage(d1, d2, d3, d4); d != nil {
 			*damage = append(*damage, d)
 			continue
