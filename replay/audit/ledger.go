@@ -153,8 +153,8 @@ const MaxChainWalk = 1 << 20
 // single seeds (a few words each, and about 10 bytes per change of client
 // input within the seed's session), of hash chains (a few words each, not
 // per link), of tables, of input files, and of players (a 16-byte map
-// slot each); not with the size of the rounds. The maps that grow with rounds hold no
-// pointer, so that the collector does not scan them.
+// slot each); not with the size of the rounds. The maps that grow with
+// rounds hold no pointer, so that the collector does not scan them.
 type Ledger struct {
 	ids idSet // round ids
 	// The nonces seen per single seed and client input are in the seed's

@@ -152,15 +152,15 @@ type childGroup[T any] struct {
 // loadChild decodes the row group of child table idx that holds the need
 // rows of unit u's rounds into g, which keeps its buffers from the last
 // unit.
-func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, g *childGroup[T], bind func(map[string]*column) func(int, []T)) (*childGroup[T], *DamageError) {
+func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, g *childGroup[T], bind func(map[string]*column) func(int, []T)) *DamageError {
 	c := p.children[idx]
 	name := childTables[idx]
 	*g = childGroup[T]{all: g.all[:0], buf: g.buf}
 	if need == 0 {
-		return g, nil
+		return nil
 	}
 	if c == nil {
-		return nil, &DamageError{File: p.roundsFn, RowGroup: u.RowGroup, Row: -1, Column: "rounds.n_" + name,
+		return &DamageError{File: p.roundsFn, RowGroup: u.RowGroup, Row: -1, Column: "rounds.n_" + name,
 			Reason: fmt.Sprintf("%d %s rows needed but the %s file is missing or unreadable", need, name, name)}
 	}
 	j := -1
@@ -173,12 +173,12 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 		base += c.rows[k]
 	}
 	if j < 0 {
-		return nil, &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
+		return &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("no row group holds the %s of rounds %d..%d of %s", name, u.FirstRow, u.FirstRow+u.Rounds-1, p.roundsFn)}
 	}
 	rg := files.kids[idx].RowGroups()[j]
 	if rg.NumRows() != need {
-		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
+		return &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
 	}
 	fast, err := decodeFast(rg, childSchemas[idx], name, cols)
@@ -186,17 +186,17 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 		g.all, err = readGroup(rg, g.all)
 	}
 	if err != nil {
-		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: err.Error()}
+		return &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: err.Error()}
 	}
 	if fast {
 		g.fill = bind(cols)
 	}
 	nulls, err := nullRows(rg, name, childSchemas[idx])
 	if err != nil {
-		return nil, &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: fmt.Sprintf("corrupt row group: %v", err)}
+		return &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: fmt.Sprintf("corrupt row group: %v", err)}
 	}
 	g.n, g.path, g.group, g.base, g.nulls = int(need), c.path, j, base, nulls
-	return g, nil
+	return nil
 }
 
 // take returns the next n child rows, which must be the round's at
@@ -344,23 +344,20 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 			need[i] += int64(c)
 		}
 	}
-	boxes, dmg := loadChild(p, files, 0, u, need[0], b.cols[1], &b.boxes, bindBoxes)
-	if dmg != nil {
+	if dmg := loadChild(p, files, 0, u, need[0], b.cols[1], &b.boxes, bindBoxes); dmg != nil {
 		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
 	}
-	seats, dmg := loadChild(p, files, 1, u, need[1], b.cols[2], &b.seats, bindSeats)
-	if dmg != nil {
+	if dmg := loadChild(p, files, 1, u, need[1], b.cols[2], &b.seats, bindSeats); dmg != nil {
 		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
 	}
-	actions, dmg := loadChild(p, files, 2, u, need[2], b.cols[3], &b.actions, bindActions)
-	if dmg != nil {
+	if dmg := loadChild(p, files, 2, u, need[2], b.cols[3], &b.actions, bindActions); dmg != nil {
 		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
 	}
-	pots, dmg := loadChild(p, files, 3, u, need[3], b.cols[4], &b.pots, bindPots)
-	if dmg != nil {
+	if dmg := loadChild(p, files, 3, u, need[3], b.cols[4], &b.pots, bindPots); dmg != nil {
 		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
 	}
 
+	boxes, seats, actions, pots := &b.boxes, &b.seats, &b.actions, &b.pots
 	for off := 0; off < n; off += roundChunk {
 		var rows []roundRow
 		if fast {
