@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fairhold/fairhold/replay/double"
 	"github.com/fairhold/fairhold/replay/finding"
@@ -23,6 +24,10 @@ type DoubleEngine struct {
 	Rules *Rulebook
 }
 
+// settlers are the rules engine's Settlers, reused from hand to hand by
+// the goroutines checking hands.
+var settlers = sync.Pool{New: func() any { return new(double.Settler) }}
+
 // CheckDouble implements [DoubleChecker].
 func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code finding.Code, field, expected, actual, detail string)) {
 	p, err := d.Rules.Profile(r)
@@ -30,7 +35,9 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 		add(finding.ProfileMismatch, "profile", "a Double Hold'em profile", quote(r.Profile), err.Error())
 		return
 	}
-	res, err := double.Settle(p, r)
+	st := settlers.Get().(*double.Settler)
+	defer settlers.Put(st)
+	res, err := st.Settle(p, r)
 	if err != nil {
 		var ae *double.ActionError
 		var he *double.HandError

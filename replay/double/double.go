@@ -39,7 +39,7 @@ package double
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/hand"
@@ -146,10 +146,30 @@ type game struct {
 	toAct      int // index of the player to act, -1 when the betting round is closed
 	over       bool
 	potTotal   int64
+
+	// Kept from hand to hand by a Settler.
+	players []player
+	res     Result
+	levels  []int64
+	winners []*player
+}
+
+// A Settler settles hands one after another, reusing its memory: the
+// Result of [Settler.Settle], and every slice and map in it, is valid
+// until the next call. The zero value is ready to use; a Settler is not
+// safe for concurrent use. [Settle] gives every hand its own memory.
+type Settler struct {
+	g game
 }
 
 // Settle replays one Double Hold'em hand of r under p.
 func Settle(p *profile.Profile, r *round.Round) (*Result, error) {
+	var s Settler
+	return s.Settle(p, r)
+}
+
+// Settle replays one Double Hold'em hand of r under p, as [Settle] does.
+func (s *Settler) Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 	if p == nil || p.Double == nil {
 		return nil, fmt.Errorf("double: profile is not a Double Hold'em profile")
 	}
@@ -163,8 +183,8 @@ func Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 	if len(r.Boxes) != 0 {
 		return nil, handErr("boxes", "set on a Double Hold'em round")
 	}
-	g, err := newGame(p, r)
-	if err != nil {
+	g := &s.g
+	if err := g.reset(p, r); err != nil {
 		return nil, err
 	}
 	if r.Void {
@@ -176,44 +196,47 @@ func Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 	return g.finish(r)
 }
 
-func newGame(p *profile.Profile, r *round.Round) (*game, error) {
+// reset makes g the game of r's hand under p, keeping g's buffers.
+func (g *game) reset(p *profile.Profile, r *round.Round) error {
 	d, h := p.Double, r.Double
-	g := &game{p: p, d: d}
+	*g = game{p: p, d: d, ps: g.ps[:0], players: g.players, res: g.res, levels: g.levels[:0], winners: g.winners[:0]}
 	if n := len(h.Seats); n < d.SeatsMin || n > d.SeatsMax {
-		return nil, handErr("double.seats", "%d seats; want %d to %d", n, d.SeatsMin, d.SeatsMax)
+		return handErr("double.seats", "%d seats; want %d to %d", n, d.SeatsMin, d.SeatsMax)
 	}
-	players := make([]player, len(h.Seats)) // one allocation for the table
-	g.ps = make([]*player, 0, len(h.Seats))
+	if cap(g.players) < len(h.Seats) {
+		g.players = make([]player, len(h.Seats), 10) // one allocation for the table
+	}
+	players := g.players[:len(h.Seats)]
 	if h.SmallBlind != d.SmallBlind {
-		return nil, handErr("double.small_blind", "%d; profile %s has %d", h.SmallBlind, p.Name, d.SmallBlind)
+		return handErr("double.small_blind", "%d; profile %s has %d", h.SmallBlind, p.Name, d.SmallBlind)
 	}
 	if h.BigBlind != d.BigBlind {
-		return nil, handErr("double.big_blind", "%d; profile %s has %d", h.BigBlind, p.Name, d.BigBlind)
+		return handErr("double.big_blind", "%d; profile %s has %d", h.BigBlind, p.Name, d.BigBlind)
 	}
 	var seen card.Set
 	for i, s := range h.Seats {
 		f := seatPrefix(i)
 		if s.Seat < 1 || s.Seat > 10 {
-			return nil, handErr(f+".seat", "%d: want 1 to 10", s.Seat)
+			return handErr(f+".seat", "%d: want 1 to 10", s.Seat)
 		}
 		if i > 0 && s.Seat <= h.Seats[i-1].Seat {
-			return nil, handErr(f+".seat", "%d: seats must be listed in increasing seat order", s.Seat)
+			return handErr(f+".seat", "%d: seats must be listed in increasing seat order", s.Seat)
 		}
 		if s.StackBefore <= 0 || s.StackBefore > 1<<53 {
-			return nil, handErr(f+".stack_before", "%d: want a positive amount up to 2^53", s.StackBefore)
+			return handErr(f+".stack_before", "%d: want a positive amount up to 2^53", s.StackBefore)
 		}
 		if len(s.Cards) != 3 {
-			return nil, handErr(f+".cards", "%d cards; want 3", len(s.Cards))
+			return handErr(f+".cards", "%d cards; want 3", len(s.Cards))
 		}
 		pl := &players[i]
 		*pl = player{seat: s.Seat, idx: i, stack: s.StackBefore}
 		for j, cs := range s.Cards {
 			c, err := card.Parse(cs)
 			if err != nil {
-				return nil, handErr(fmt.Sprintf("%s.cards[%d]", f, j), "%v", err)
+				return handErr(fmt.Sprintf("%s.cards[%d]", f, j), "%v", err)
 			}
 			if seen.Has(c) {
-				return nil, handErr(fmt.Sprintf("%s.cards[%d]", f, j), "card %s dealt twice", c)
+				return handErr(fmt.Sprintf("%s.cards[%d]", f, j), "card %s dealt twice", c)
 			}
 			seen = seen.Add(c)
 			pl.cards[j] = c
@@ -222,15 +245,15 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 		g.bySeat[s.Seat] = pl
 	}
 	if len(r.Board) > 5 {
-		return nil, handErr("board", "%d cards; want at most 5", len(r.Board))
+		return handErr("board", "%d cards; want at most 5", len(r.Board))
 	}
 	for j, cs := range r.Board {
 		c, err := card.Parse(cs)
 		if err != nil {
-			return nil, handErr(fmt.Sprintf("board[%d]", j), "%v", err)
+			return handErr(fmt.Sprintf("board[%d]", j), "%v", err)
 		}
 		if seen.Has(c) {
-			return nil, handErr(fmt.Sprintf("board[%d]", j), "card %s dealt twice", c)
+			return handErr(fmt.Sprintf("board[%d]", j), "card %s dealt twice", c)
 		}
 		seen = seen.Add(c)
 	}
@@ -239,7 +262,7 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 		b = g.bySeat[h.Button]
 	}
 	if b == nil {
-		return nil, handErr("double.button", "seat %d is not at the table", h.Button)
+		return handErr("double.button", "seat %d is not at the table", h.Button)
 	}
 	g.button = b.idx
 	if len(g.ps) == 2 {
@@ -248,13 +271,33 @@ func newGame(p *profile.Profile, r *round.Round) (*game, error) {
 		g.sb = g.next(g.button)
 		g.bb = g.next(g.sb)
 	}
-	return g, nil
+	return nil
 }
 
 func (g *game) next(i int) int { return (i + 1) % len(g.ps) }
 
+// result returns g's Result, emptied, its maps and slices kept.
+func (g *game) result() *Result {
+	res := &g.res
+	*res = Result{StackAfter: cleared(res.StackAfter), Contributed: cleared(res.Contributed), BonusCards: cleared(res.BonusCards),
+		BonusAuto: cleared(res.BonusAuto), Hands: cleared(res.Hands), Pots: res.Pots[:0]}
+	if res.Pots == nil {
+		res.Pots = []round.Pot{}
+	}
+	return res
+}
+
+func cleared[V any](m map[int]V) map[int]V {
+	if m == nil {
+		return map[int]V{}
+	}
+	clear(m)
+	return m
+}
+
 func (g *game) void() *Result {
-	res := &Result{StackAfter: map[int]int64{}, Contributed: map[int]int64{}, Street: streets[0], Void: true, Pots: []round.Pot{}}
+	res := g.result()
+	res.Street, res.Void = streets[0], true
 	for _, pl := range g.ps {
 		res.StackAfter[pl.seat] = pl.stack
 		res.Contributed[pl.seat] = 0
@@ -548,8 +591,7 @@ func (g *game) othersAllIn(me *player) bool {
 
 // finish checks the board and bonus cards, builds and awards the pots.
 func (g *game) finish(r *round.Round) (*Result, error) {
-	res := &Result{StackAfter: map[int]int64{}, Contributed: map[int]int64{}, BonusCards: map[int]string{},
-		BonusAuto: map[int]bool{}, Hands: map[int]string{}}
+	res := g.result()
 	in, _ := g.live()
 	res.Showdown = in >= 2
 	res.Street = streets[g.street]
@@ -600,7 +642,8 @@ func (g *game) finish(r *round.Round) (*Result, error) {
 		}
 		res.BonusCards[pl.seat] = bc.String()
 		if res.Showdown && !pl.folded {
-			var others []card.Card
+			var buf [3]card.Card
+			others := buf[:0]
 			for _, c := range pl.cards {
 				if c != bc {
 					others = append(others, c)
@@ -650,19 +693,20 @@ func (g *game) award(res *Result, flopDealt bool) error {
 		res.Contributed[pl.seat] = pl.total
 	}
 	// Levels: the distinct totals of players still in.
-	var levels []int64
+	levels := g.levels[:0]
 	for _, pl := range g.ps {
 		if !pl.folded && pl.total > 0 {
 			levels = append(levels, pl.total)
 		}
 	}
-	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
+	g.levels = levels
+	slices.Sort(levels)
 	var prev int64
 	for li, lv := range levels {
 		if li > 0 && lv == levels[li-1] {
 			continue
 		}
-		pot := round.Pot{Eligible: []int{}}
+		pot := nextPot(res.Pots)
 		for _, pl := range g.ps {
 			pot.Amount += min(pl.total, lv) - min(pl.total, prev)
 			if li == len(levels)-1 {
@@ -705,7 +749,7 @@ func (g *game) award(res *Result, flopDealt bool) error {
 	for i := range res.Pots {
 		pot := &res.Pots[i]
 		var best hand.Value
-		var winners []*player
+		winners := g.winners[:0]
 		// Clockwise from the first seat left of the button.
 		for k := 1; k <= len(g.ps); k++ {
 			pl := g.ps[(g.button+k)%len(g.ps)]
@@ -714,14 +758,14 @@ func (g *game) award(res *Result, flopDealt bool) error {
 			}
 			switch {
 			case len(pot.Eligible) == 1 || pl.handValue > best:
-				best, winners = pl.handValue, []*player{pl}
+				best, winners = pl.handValue, append(winners[:0], pl)
 			case pl.handValue == best:
 				winners = append(winners, pl)
 			}
 		}
+		g.winners = winners
 		n := int64(len(winners))
 		share, odd := pot.Amount/n, pot.Amount%n
-		pot.Winners, pot.Shares = []int{}, []int64{}
 		for k, w := range winners {
 			s := share
 			if int64(k) < odd {
@@ -736,6 +780,24 @@ func (g *game) award(res *Result, flopDealt bool) error {
 		res.StackAfter[pl.seat] = pl.stack
 	}
 	return nil
+}
+
+// nextPot returns an empty pot for appending to pots, with the slices of
+// the pot it replaces in pots' storage (a Settler's earlier hand): empty,
+// not nil.
+func nextPot(pots []round.Pot) round.Pot {
+	var old round.Pot
+	if len(pots) < cap(pots) {
+		old = pots[: len(pots)+1 : len(pots)+1][len(pots)]
+	}
+	return round.Pot{Eligible: emptied(old.Eligible), Winners: emptied(old.Winners), Shares: emptied(old.Shares)}
+}
+
+func emptied[T any](x []T) []T {
+	if x == nil {
+		return []T{}
+	}
+	return x[:0]
 }
 
 func contains(xs []int, x int) bool {

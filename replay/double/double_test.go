@@ -1,6 +1,7 @@
 package double
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -291,19 +292,74 @@ func TestActionErrorMessage(t *testing.T) {
 	assert.True(t, strings.HasPrefix((&HandError{Field: "board", Reason: "x"}).Error(), "board: "))
 }
 
+// TestSettlerMatchesSettle settles random hands of every size (void,
+// folded early, side pots, showdowns, errors) one after another with one
+// Settler, and checks each Result against a fresh Settle's: nothing of a
+// hand leaks into the next through the reused memory.
+func TestSettlerMatchesSettle(t *testing.T) {
+	p := builtin(t, func(d *profile.Double) { d.Rake = profile.Rake{RateBP: 500, Cap: 300, NoFlopNoDrop: true} })
+	rng := rand.New(rand.NewPCG(41, 42))
+	var s Settler
+	kinds := map[string]int{}
+	for i := range 400 {
+		r, _ := randomHand(t, p, rng, 2+rng.IntN(9))
+		switch i % 7 {
+		case 3:
+			r.Void = true
+		case 5:
+			r.Double.Actions = r.Double.Actions[:len(r.Double.Actions)/2] // illegal: ends early
+		}
+		want, werr := Settle(p, r)
+		got, gerr := s.Settle(p, r)
+		require.Equal(t, werr, gerr, "hand %d", i)
+		if werr != nil {
+			kinds["error"]++
+			continue
+		}
+		wj, err := json.Marshal(want)
+		require.NoError(t, err)
+		gj, err := json.Marshal(got)
+		require.NoError(t, err)
+		require.Equal(t, string(wj), string(gj), "hand %d", i)
+		switch {
+		case want.Void:
+			kinds["void"]++
+		case len(want.Pots) > 1:
+			kinds["side pots"]++
+		case want.Showdown:
+			kinds["showdown"]++
+		default:
+			kinds["folded"]++
+		}
+	}
+	for _, k := range []string{"error", "void", "side pots", "showdown", "folded"} {
+		assert.Positive(t, kinds[k], k)
+	}
+}
+
 func BenchmarkSettle(b *testing.B) {
 	p := builtin(b, nil)
 	r, _ := randomHand(b, p, rand.New(rand.NewPCG(31, 32)), 6)
 	for r.Double != nil && len(r.Board) < 5 {
 		r, _ = randomHand(b, p, rand.New(rand.NewPCG(31, uint64(len(r.Double.Actions)))), 6)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Settle(p, r); err != nil {
-			b.Fatal(err)
+	b.Run("fresh", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Settle(p, r); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("settler", func(b *testing.B) {
+		var s Settler
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Settle(p, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // Settle never panics on a malformed or illegal hand, and every hand it

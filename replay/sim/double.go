@@ -377,11 +377,13 @@ func (s *Simulator) playDouble(r *round.Round) error {
 			after[p.seat] = p.stack
 		}
 	} else {
-		res, err := double.Settle(s.p, r)
+		res, err := s.settler.Settle(s.p, r)
 		if err != nil {
 			return fmt.Errorf("internal error: the simulated hand does not settle: %w", err)
 		}
-		pots, rake, after = res.Pots, res.Rake, res.StackAfter
+		// The Settler's memory is its own until the next hand; the round
+		// keeps its pots.
+		pots, rake, after = clonePots(res.Pots), res.Rake, res.StackAfter
 	}
 	h.Pots, h.Rake = pots, rake
 	s.breakDouble(r, g, after, flopDealt)
@@ -578,4 +580,13 @@ func (s *Simulator) breakDouble(r *round.Round, g *betting, after map[int]int64,
 			s.applied(r, f)
 		}
 	}
+}
+
+// clonePots copies pots and the slices in them.
+func clonePots(pots []round.Pot) []round.Pot {
+	out := make([]round.Pot, len(pots))
+	for i, p := range pots {
+		out[i] = round.Pot{Amount: p.Amount, Eligible: slices.Clone(p.Eligible), Winners: slices.Clone(p.Winners), Shares: slices.Clone(p.Shares)}
+	}
+	return out
 }

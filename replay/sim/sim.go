@@ -47,6 +47,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/double"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
@@ -140,6 +141,7 @@ type Simulator struct {
 	plays        []boxPlay
 	permA, permB []int
 	button       int // double-holdem: index of the button seat
+	settler      double.Settler
 
 	faults       []*activeFault
 	layouts      map[int]layout.Layout
