@@ -75,7 +75,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 	}
 	t.TimeOK = true
 	if f.CommittedAt != "" {
-		at, err := c.seed(f.ServerSeed).times.parse(f.CommittedAt)
+		at, err := c.seed(f.ServerSeed, f.ChainIndex > 0).times.parse(f.CommittedAt)
 		switch {
 		case err != nil:
 			e.add(finding.InputDamaged, "fairness.committed_at", "RFC 3339 UTC time", quote(f.CommittedAt), err.Error())
@@ -86,7 +86,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 		}
 	}
 	if f.RevealedAt != "" {
-		at, err := c.seed(f.ServerSeed).times.parse(f.RevealedAt)
+		at, err := c.seed(f.ServerSeed, f.ChainIndex > 0).times.parse(f.RevealedAt)
 		switch {
 		case err != nil:
 			e.add(finding.InputDamaged, "fairness.revealed_at", "RFC 3339 UTC time", quote(f.RevealedAt), err.Error())
@@ -101,7 +101,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 // round's cards into c.dealt. It reports whether c.dealt holds the cards.
 func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 	f := &r.Fairness
-	se := c.seed(f.ServerSeed)
+	se := c.seed(f.ServerSeed, f.ChainIndex > 0)
 	if se.err != nil {
 		e.add(finding.InputDamaged, "fairness.server_seed", "64 hex digits", fmt.Sprintf("%d characters", len(f.ServerSeed)), se.err.Error())
 		return false

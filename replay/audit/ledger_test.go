@@ -369,46 +369,53 @@ func TestLedgerNoncesMatchASet(t *testing.T) {
 }
 
 // TestManySeedsReuseDealers deals more rounds than the Checker caches
-// seeds, each with its own hash-chain link: the cache's entries and their
-// dealers are reused for new seeds, and every round is still re-dealt
-// from its own seed.
+// seeds, each with its own seed: hash-chain links (their own small cache)
+// and single seeds (the main cache). The caches' entries and their dealers
+// are reused for new seeds, and every round is still re-dealt from its own
+// seed.
 func TestManySeedsReuseDealers(t *testing.T) {
 	const n = seedCacheSize + 1500
 	ch := chain.FromLast(seed.Seed(testSeed), n)
 	s, err := scheme.Lookup(scheme.FairholdV1Name)
 	require.NoError(t, err)
-	rs := make([]round.Round, n)
-	bal := int64(1_000_000)
-	for i := range rs {
-		link := ch.Links[i+1]
-		// A fold without AA Bonus returns nothing whatever the cards.
-		r := honestCasino(t, round.LiveCasinoHoldem, 0, []box{{ante: 500, decision: "fold"}}, nil)
-		r.RoundID = fmt.Sprintf("c-%d", i)
-		r.Fairness.ServerSeed = hex.EncodeToString(link[:])
-		r.Fairness.Commitment = ch.Anchor().Hex()
-		r.Fairness.ChainIndex = uint64(i + 1)
-		dealt, err := s.Deal(scheme.Input{ServerSeed: link[:], ClientSeeds: r.Fairness.ClientSeeds}, 9)
-		require.NoError(t, err)
-		texts := make([]string, 9)
-		for k, c := range dealt {
-			texts[k] = card.Card(c).String()
+	for _, linked := range []bool{true, false} {
+		rs := make([]round.Round, n)
+		bal := int64(1_000_000)
+		for i := range rs {
+			sd := ch.Links[i+1]
+			// A fold without AA Bonus returns nothing whatever the cards.
+			r := honestCasino(t, round.LiveCasinoHoldem, 0, []box{{ante: 500, decision: "fold"}}, nil)
+			r.RoundID = fmt.Sprintf("c-%d", i)
+			r.Fairness.ServerSeed = hex.EncodeToString(sd[:])
+			if linked {
+				r.Fairness.Commitment = ch.Anchor().Hex()
+				r.Fairness.ChainIndex = uint64(i + 1)
+			} else {
+				r.Fairness.Commitment = commitmentOf(sd)
+			}
+			dealt, err := s.Deal(scheme.Input{ServerSeed: sd[:], ClientSeeds: r.Fairness.ClientSeeds}, 9)
+			require.NoError(t, err)
+			texts := make([]string, 9)
+			for k, c := range dealt {
+				texts[k] = card.Card(c).String()
+			}
+			r.Boxes[0].Cards, r.Dealer, r.Board = texts[:2], texts[2:4], texts[4:]
+			r.Boxes[0].BalanceBefore, r.Boxes[0].BalanceAfter = bal, bal-500
+			bal -= 500
+			rs[i] = r
 		}
-		r.Boxes[0].Cards, r.Dealer, r.Board = texts[:2], texts[2:4], texts[4:]
-		r.Boxes[0].BalanceBefore, r.Boxes[0].BalanceAfter = bal, bal-500
-		bal -= 500
-		rs[i] = r
-	}
-	assert.Empty(t, replaySeq(t, rs))
-	// A wrong card long after the cache first filled up is found.
-	wrong := slices.Clone(rs)
-	wrong[n-7].Board = slices.Clone(wrong[n-7].Board)
-	wrong[n-7].Board[4] = wrong[n-7].Board[3]
-	wrong[n-7].Board[3] = rs[n-6].Board[0]
-	fs := replaySeq(t, wrong)
-	require.NotEmpty(t, fs)
-	assert.Contains(t, codes(fs), finding.CardsMismatch)
-	for _, f := range fs {
-		assert.Equal(t, int64(n-7), f.Row, "%+v", f)
+		assert.Empty(t, replaySeq(t, rs), "linked %v", linked)
+		// A wrong card long after the cache first filled up is found.
+		wrong := slices.Clone(rs)
+		wrong[n-7].Board = slices.Clone(wrong[n-7].Board)
+		wrong[n-7].Board[4] = wrong[n-7].Board[3]
+		wrong[n-7].Board[3] = rs[n-6].Board[0]
+		fs := replaySeq(t, wrong)
+		require.NotEmpty(t, fs)
+		assert.Contains(t, codes(fs), finding.CardsMismatch)
+		for _, f := range fs {
+			assert.Equal(t, int64(n-7), f.Row, "%+v", f)
+		}
 	}
 }
 
