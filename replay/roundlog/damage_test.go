@@ -30,6 +30,19 @@ func writeRaw[T any](t *testing.T, path string, rows []T, kv ...string) {
 	require.NoError(t, f.Close())
 }
 
+// openFile opens the Parquet file at path for the rest of the test.
+func openFile(t *testing.T, path string) *parquet.File {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	require.NoError(t, err)
+	pf, err := parquet.OpenFile(f, st.Size())
+	require.NoError(t, err)
+	return pf
+}
+
 // casinoDataset writes n single-box rounds in row groups of rg.
 func casinoDataset(t *testing.T, n, rg int, edit func(i int, r *round.Round)) (string, []round.Round) {
 	dir := t.TempDir()
@@ -105,15 +118,9 @@ func TestDamageFiles(t *testing.T) {
 	t.Run("corrupt row group", func(t *testing.T) {
 		dir, rs := casinoDataset(t, 40, 10, nil)
 		p := filepath.Join(dir, "part-00000.rounds.parquet")
-		f, err := os.Open(p)
-		require.NoError(t, err)
-		st, _ := f.Stat()
-		pf, err := parquet.OpenFile(f, st.Size())
-		require.NoError(t, err)
-		rg := pf.Metadata().RowGroups[2]
+		rg := openFile(t, p).Metadata().RowGroups[2]
 		start := rg.Columns[0].MetaData.DataPageOffset
 		end := rg.Columns[len(rg.Columns)-1].MetaData.DataPageOffset
-		f.Close()
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
 		for i := start; i < end; i++ {
@@ -134,14 +141,8 @@ func TestDamageFiles(t *testing.T) {
 		for _, generic := range []bool{false, true} {
 			dir, rs := casinoDataset(t, 20, 20, nil)
 			p := filepath.Join(dir, "part-00000.boxes.parquet")
-			f, err := os.Open(p)
+			rows, err := readGroup(openFile(t, p).RowGroups()[0], []boxRow(nil))
 			require.NoError(t, err)
-			st, _ := f.Stat()
-			pf, err := parquet.OpenFile(f, st.Size())
-			require.NoError(t, err)
-			rows, err := readGroup(pf.RowGroups()[0], []boxRow(nil))
-			require.NoError(t, err)
-			f.Close()
 			rows[7].RoundID = rows[8].RoundID
 			kv := []string{MetaSchemaVersion, SchemaVersion, MetaTable, TableBoxes}
 			if generic {
