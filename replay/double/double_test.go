@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fairhold/fairhold/replay/card"
@@ -383,6 +384,9 @@ func FuzzSettle(f *testing.F) {
 		f.Add(uint8(i), uint64(i), []byte{1, 3, 0, 7, 4, 2, 1, 1})
 	}
 	kinds := []string{KindFold, KindCheck, KindCall, KindBet, KindRaise, KindSmallBlind, "muck"}
+	// One Settler for every input, after whatever the last one left in it.
+	var mu sync.Mutex
+	var settler Settler
 	f.Fuzz(func(t *testing.T, pi uint8, seed uint64, edits []byte) {
 		p := profiles[int(pi)%len(profiles)]
 		rng := rand.New(rand.NewPCG(seed, 1))
@@ -419,6 +423,15 @@ func FuzzSettle(f *testing.F) {
 			}
 		}
 		res, err := Settle(p, r)
+		mu.Lock()
+		again, err2 := settler.Settle(p, r)
+		b, _ := json.Marshal(again)
+		mu.Unlock()
+		require.Equal(t, err, err2, "a reused Settler")
+		if err == nil {
+			a, _ := json.Marshal(res)
+			require.Equal(t, string(a), string(b), "a reused Settler")
+		}
 		if err != nil || res.Void {
 			return
 		}
