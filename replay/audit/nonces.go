@@ -15,8 +15,8 @@ import (
 // encoded in Ledger.hist (see appendRun). A Double Hold'em table changes
 // its client input whenever a player sits down or leaves, so a seed's
 // session of a hundred hands makes a few dozen runs, about 10 bytes each
-// here, where a map slot per pair took about 30 (100 MB for the 3.3 million
-// pairs of 10,000,000 simulated hands).
+// here; a map slot per pair held 100 MB by the end of 10,000,000 simulated
+// hands (19 MB half-way with the runs here, docs/replay.md).
 //
 // A seed with more than maxSeedRuns runs, or a nonce above 2^32 - 1, moves
 // the seed's runs to the Ledger's per-pair runs (the seed is then paired):
