@@ -2,6 +2,7 @@ package roundlog
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -317,4 +318,46 @@ func TestDamageNullInRequiredColumn(t *testing.T) {
 	assert.Contains(t, dmg[0].Error(), "null")
 	require.Len(t, got, 4)
 	assert.Equal(t, "ab", got[0].Fairness.ServerSeed)
+}
+
+// TestChildGroupTake takes a group's rows round by round: made ahead for
+// all the rounds, for some of them, or for none (take makes them).
+func TestChildGroupTake(t *testing.T) {
+	type row struct {
+		round int64
+		id    string
+	}
+	counts := []int32{2, 0, 3, 1, 4}
+	var all []row
+	for r, c := range counts {
+		for range c {
+			all = append(all, row{int64(r), fmt.Sprintf("r-%d", r)})
+		}
+	}
+	fills := 0
+	fill := func(off int, rows []row) {
+		fills++
+		copy(rows, all[off:off+len(rows)])
+	}
+	keys := func(r *row) (int64, string) { return r.round, r.id }
+	for _, ahead := range []int{len(all), 3, 0} {
+		g := childGroup[row]{fill: fill, n: len(all)}
+		g.ahead(ahead)
+		fills = 0
+		at := 0
+		for r, c := range counts {
+			got, dmg := g.take(c, int64(r), fmt.Sprintf("r-%d", r), keys)
+			require.Nil(t, dmg, "ahead %d round %d", ahead, r)
+			require.Equal(t, len(all[at:at+int(c)]), len(got), "ahead %d round %d", ahead, r)
+			for k := range got {
+				require.Equal(t, all[at+k], got[k], "ahead %d round %d", ahead, r)
+			}
+			at += int(c)
+		}
+		if ahead == len(all) {
+			assert.Zero(t, fills, "every row was made ahead")
+		}
+		_, dmg := g.take(1, 5, "r-5", keys)
+		assert.NotNil(t, dmg, "no rows left")
+	}
 }

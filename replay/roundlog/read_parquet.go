@@ -135,12 +135,14 @@ func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (map[int6
 }
 
 // childGroup is one child table's row group for one unit: its decoded
-// columns, whose rows are made a round at a time (fill), or, for a file
-// whose schema is not exactly the specification's, its rows (all).
+// columns, whose rows are made a chunk of rounds at a time (fill, see
+// ahead), or, for a file whose schema is not exactly the specification's,
+// its rows (all).
 type childGroup[T any] struct {
 	fill  func(off int, rows []T)
 	all   []T
-	buf   []T // the rows of the last round taken
+	buf   []T // rows made by ahead: the rows from bufAt
+	bufAt int
 	n     int // rows
 	path  string
 	group int
@@ -155,7 +157,7 @@ type childGroup[T any] struct {
 func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, g *childGroup[T], bind func(map[string]*column) func(int, []T)) *DamageError {
 	c := p.children[idx]
 	name := childTables[idx]
-	*g = childGroup[T]{all: g.all[:0], buf: g.buf}
+	*g = childGroup[T]{all: g.all[:0], buf: g.buf[:0]}
 	if need == 0 {
 		return nil
 	}
@@ -210,17 +212,16 @@ func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, keys func(
 		return nil, nil
 	}
 	start := g.next
-	g.next += int(n)
 	var rows []T
-	if g.fill != nil {
-		if cap(g.buf) < int(n) {
-			g.buf = make([]T, n, max(n, 16))
-		}
-		rows = g.buf[:n]
-		g.fill(start, rows)
+	if g.fill == nil {
+		rows = g.all[start : start+int(n)]
 	} else {
-		rows = g.all[start:g.next]
+		if start < g.bufAt || start+int(n) > g.bufAt+len(g.buf) {
+			g.ahead(int(n))
+		}
+		rows = g.buf[start-g.bufAt : start-g.bufAt+int(n)]
 	}
+	g.next += int(n)
 	for k := range rows {
 		row, id := keys(&rows[k])
 		if row != roundRow {
@@ -239,6 +240,22 @@ func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, keys func(
 }
 
 func (g *childGroup[T]) rowAt(k int) int64 { return g.base + int64(k) }
+
+// ahead makes the next n rows (at most the rest of the group) in one pass
+// over the columns, for the takes that follow (readChunk calls it with the
+// rows of a chunk of rounds; take, for a round outside them).
+func (g *childGroup[T]) ahead(n int) {
+	n = min(n, g.n-g.next)
+	if g.fill == nil || n <= 0 {
+		return
+	}
+	if cap(g.buf) < n {
+		g.buf = make([]T, n)
+	}
+	g.buf = g.buf[:n]
+	g.fill(g.next, g.buf)
+	g.bufAt = g.next
+}
 
 // unitBufs are the decode buffers of one read, reused through a pool.
 type unitBufs struct {
@@ -386,6 +403,17 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 	boxes *childGroup[boxRow], seats *childGroup[seatRow], actions *childGroup[actionRow], pots *childGroup[potRow],
 	damage *[]*DamageError, fn func(*Record) error) (bool, error) {
 	rec := &b.rec
+	var need [4]int
+	for j := range rows {
+		rr := &rows[j]
+		for i, c := range [4]int32{rr.NBoxes, rr.NSeats, rr.NActions, rr.NPots} {
+			need[i] += max(int(c), 0)
+		}
+	}
+	boxes.ahead(need[0])
+	seats.ahead(need[1])
+	actions.ahead(need[2])
+	pots.ahead(need[3])
 	for j := range rows {
 		k := off + j
 		rr := &rows[j]
