@@ -290,16 +290,14 @@ func TestCheckNeverPanics(t *testing.T) {
 // are either unrelated texts (random fingerprints, the set of
 // fingerprints) or each table's counter (runs per prefix).
 func BenchmarkLedgerObserve(b *testing.B) {
-	for _, numbered := range []bool{false, true} {
-		name := "random-ids"
-		if numbered {
-			name = "numbered-ids"
-		}
-		b.Run(name, func(b *testing.B) { benchmarkLedgerObserve(b, numbered) })
-	}
+	b.Run("random-ids", func(b *testing.B) { benchmarkLedgerObserve(b, false, false) })
+	b.Run("numbered-ids", func(b *testing.B) { benchmarkLedgerObserve(b, true, false) })
+	// As at a Double Hold'em table whose players come and go: a new client
+	// input and a new player every 3 rounds.
+	b.Run("player-churn", func(b *testing.B) { benchmarkLedgerObserve(b, true, true) })
 }
 
-func benchmarkLedgerObserve(b *testing.B, numbered bool) {
+func benchmarkLedgerObserve(b *testing.B, numbered, churn bool) {
 	const n, unit = 4_000_000, 16_384
 	ts := make([]Trace, n)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -317,7 +315,11 @@ func benchmarkLedgerObserve(b *testing.B, numbered bool) {
 		t.seedFP, t.SeedOK = uint64(i/5000*100+i%100)+1, true
 		t.Nonce = uint64(i / 100 % 50)
 		t.ClientFP = 1
-		t.addPlayer(uint64(i%100), 0, 0, 0, false)
+		player := uint64(i % 100)
+		if churn {
+			t.ClientFP, player = uint64(i/3), uint64(i/3)
+		}
+		t.addPlayer(player, 0, 0, 0, false)
 	}
 	b.ResetTimer()
 	for range b.N {
