@@ -3,6 +3,7 @@ package audit
 import (
 	"hash/maphash"
 	"strconv"
+	"strings"
 )
 
 // idSet is the set of round ids the Ledger has seen.
@@ -125,7 +126,7 @@ func (s *idSet) prefix(t *traceRound) *idRuns {
 			s.runs = map[uint64]*idRuns{}
 		}
 		prefix, width, _, _ := splitID(t.RoundID)
-		r = &idRuns{prefix: string([]byte(prefix)), width: width}
+		r = &idRuns{prefix: strings.Clone(prefix), width: width}
 		s.runs[t.idPrefix] = r
 	}
 	s.last, s.lastFP = r, t.idPrefix
