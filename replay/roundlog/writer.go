@@ -72,6 +72,9 @@ type ParquetWriter struct {
 	part  int
 	cur   *partWriter
 	files []string
+	// The row buffers of the last part, kept for the next one so that a
+	// part does not grow them again.
+	free [2]rowBufs
 }
 
 // NewParquetWriter creates dir if needed and returns a writer into it.
@@ -91,8 +94,12 @@ func (w *ParquetWriter) Write(r *round.Round) error {
 		}
 	}
 	if w.cur == nil {
-		w.cur = &partWriter{prefix: filepath.Join(w.dir, fmt.Sprintf("part-%05d", w.part)), opts: w.opts,
-			rounds: make([]roundRow, 0, w.opts.RowGroupRounds)}
+		w.cur = &partWriter{prefix: filepath.Join(w.dir, fmt.Sprintf("part-%05d", w.part)), opts: w.opts, spare: w.free[1]}
+		w.cur.setBufs(w.free[0])
+		if w.cur.rounds == nil {
+			w.cur.rounds = make([]roundRow, 0, w.opts.RowGroupRounds)
+		}
+		w.free = [2]rowBufs{}
 		w.part++
 	}
 	if err := w.cur.flatten(r, w.cur.n); err != nil {
@@ -113,6 +120,10 @@ func (w *ParquetWriter) Files() []string { return w.files }
 func (w *ParquetWriter) closePart() error {
 	files, err := w.cur.close()
 	w.files = append(w.files, files...)
+	if err == nil {
+		// close waited for the last encoding: both sets are free.
+		w.free = [2]rowBufs{w.cur.bufs(), w.cur.spare}
+	}
 	w.cur = nil
 	return err
 }
@@ -240,9 +251,12 @@ func (p *partWriter) flush() error {
 	if len(p.rounds) == 0 {
 		return nil
 	}
-	b := rowBufs{p.rounds, p.boxes, p.seats, p.actions, p.pots}
+	b := p.bufs()
+	// The next row group gets the other set, at least as large as this
+	// one, so that neither set grows row by row more than once.
 	n := &p.spare
-	p.rounds, p.boxes, p.seats, p.actions, p.pots = n.rounds[:0], n.boxes[:0], n.seats[:0], n.actions[:0], n.pots[:0]
+	p.setBufs(rowBufs{atLeast(n.rounds, cap(b.rounds)), atLeast(n.boxes, cap(b.boxes)), atLeast(n.seats, cap(b.seats)),
+		atLeast(n.actions, cap(b.actions)), atLeast(n.pots, cap(b.pots))})
 	p.groups++
 	done := make(chan error, 1)
 	p.pending = done
@@ -258,6 +272,23 @@ func (p *partWriter) flush() error {
 		done <- err
 	}()
 	return nil
+}
+
+func (p *partWriter) bufs() rowBufs {
+	return rowBufs{p.rounds, p.boxes, p.seats, p.actions, p.pots}
+}
+
+func (p *partWriter) setBufs(b rowBufs) {
+	p.rounds, p.boxes, p.seats, p.actions, p.pots = b.rounds[:0], b.boxes[:0], b.seats[:0], b.actions[:0], b.pots[:0]
+}
+
+// atLeast returns s emptied, or a new empty slice of capacity c if s holds
+// less.
+func atLeast[T any](s []T, c int) []T {
+	if cap(s) < c {
+		return make([]T, 0, c)
+	}
+	return s[:0]
 }
 
 // wait waits for the row group being encoded, if any, and returns its
