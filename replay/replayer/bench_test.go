@@ -6,6 +6,7 @@ import (
 	"github.com/fairhold/fairhold/replay/finding"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -59,6 +60,86 @@ func BenchmarkReplayParquet(b *testing.B) {
 		require.Zero(b, s.FindingsTotal())
 	}
 	b.ReportMetric(float64(benchRounds)*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+}
+
+// memDataset serves rounds held in memory in units of memUnit rounds: the
+// replay without reading Parquet.
+type memDataset struct{ rs []round.Round }
+
+const memUnit = 10_000
+
+func (m memDataset) Units() []roundlog.Unit {
+	var us []roundlog.Unit
+	for i := 0; i < len(m.rs); i += memUnit {
+		us = append(us, roundlog.Unit{File: "mem", RowGroup: len(us), FirstRow: int64(i), Rounds: int64(min(memUnit, len(m.rs)-i))})
+	}
+	return us
+}
+
+func (memDataset) Damage() []*roundlog.DamageError { return nil }
+
+func (m memDataset) ReadUnit(i int, fn func(*roundlog.Record) error) ([]*roundlog.DamageError, error) {
+	var rec roundlog.Record
+	for k := i * memUnit; k < min((i+1)*memUnit, len(m.rs)); k++ {
+		rec = roundlog.Record{Round: m.rs[k], File: "mem", RowGroup: i, Row: int64(k)}
+		if err := fn(&rec); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// BenchmarkReplayMemory replays the same rounds from memory with 2
+// workers: every check and the Ledger, without reading. Its rounds/s
+// against BenchmarkDealFloor's is the least ratio to the floor that a
+// faster reader could give.
+func BenchmarkReplayMemory(b *testing.B) {
+	_, orig := benchData(b)
+	// Texts that repeat share their bytes, as the Parquet reader's
+	// dictionaries and time cache make them (a check compares a text with
+	// its cached copy by pointer first).
+	rs := slices.Clone(orig)
+	texts := map[string]string{}
+	intern := func(ss ...*string) {
+		for _, s := range ss {
+			if t, ok := texts[*s]; ok {
+				*s = t
+			} else {
+				texts[*s] = *s
+			}
+		}
+	}
+	for i := range rs {
+		r := &rs[i]
+		f := &r.Fairness
+		intern(&r.Game, &r.TableID, &r.Currency, &r.Profile, &r.ProfileHash,
+			&f.Scheme, &f.Commitment, &f.CommittedAt, &f.ServerSeed, &f.RevealedAt)
+		f.ClientSeeds = slices.Clone(f.ClientSeeds)
+		r.Dealer, r.Board, r.Boxes = slices.Clone(r.Dealer), slices.Clone(r.Board), slices.Clone(r.Boxes)
+		for k := range f.ClientSeeds {
+			intern(&f.ClientSeeds[k])
+		}
+		for k := range r.Dealer {
+			intern(&r.Dealer[k])
+		}
+		for k := range r.Board {
+			intern(&r.Board[k])
+		}
+		for k := range r.Boxes {
+			x := &r.Boxes[k]
+			x.Cards = slices.Clone(x.Cards)
+			intern(&x.PlayerID, &x.Decision, &x.Cards[0], &x.Cards[1])
+		}
+	}
+	cfg := config(b)
+	b.ResetTimer()
+	for range b.N {
+		s, err := Replay(memDataset{rs}, Options{Workers: 2, Config: cfg})
+		require.NoError(b, err)
+		require.Zero(b, s.FindingsTotal())
+		require.EqualValues(b, len(rs), s.Rounds)
+	}
+	b.ReportMetric(float64(len(rs))*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
 }
 
 // BenchmarkDealFloor re-derives the same rounds' cards alone, in 2
