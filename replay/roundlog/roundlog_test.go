@@ -200,25 +200,33 @@ func TestTimeFastPaths(t *testing.T) {
 }
 
 // TestColumnBounds checks which columns carry min/max bounds in the
-// footer: those a query filters on (round ids, times, amounts) do; the
-// random hex and card columns, where bounds filter nothing, do not.
+// footer: those a query filters on (round ids, times, amounts, players)
+// do; the random hex, card and enumerated text columns, where bounds filter
+// nothing, do not.
 func TestColumnBounds(t *testing.T) {
 	dir := t.TempDir()
 	writeParquet(t, dir, sample(200), Options{})
-	f, err := os.Open(filepath.Join(dir, "part-00000.rounds.parquet"))
-	require.NoError(t, err)
-	defer f.Close()
-	pf, err := openParquetFile(f)
-	require.NoError(t, err)
-	bounded := map[string]bool{}
-	for _, c := range pf.Metadata().RowGroups[0].Columns {
-		bounded[c.MetaData.PathInSchema[0]] = c.MetaData.Statistics.MaxValue != nil
-	}
-	for _, col := range []string{"round_id", "time", "table_id", "nonce"} {
-		assert.True(t, bounded[col], col)
-	}
-	for _, col := range []string{"server_seed", "commitment", "client_seeds", "board_1", "dealer_2"} {
-		assert.False(t, bounded[col], col)
+	for table, want := range map[string]map[string]bool{
+		TableRounds: {"round_id": true, "time": true, "table_id": true, "nonce": true,
+			"server_seed": false, "commitment": false, "client_seeds": false, "board_1": false, "dealer_2": false},
+		TableBoxes:   {"player_id": true, "ante": true, "card_1": false, "decision": false},
+		TableSeats:   {"player_id": true, "stack_before": true, "card_3": false, "bonus_card": false},
+		TableActions: {"seat": true, "amount": true, "street": false, "kind": false},
+	} {
+		f, err := os.Open(filepath.Join(dir, "part-00000."+table+".parquet"))
+		require.NoError(t, err)
+		pf, err := openParquetFile(f)
+		require.NoError(t, err)
+		bounded := map[string]bool{}
+		for _, c := range pf.Metadata().RowGroups[0].Columns {
+			bounded[c.MetaData.PathInSchema[0]] = c.MetaData.Statistics.MaxValue != nil
+		}
+		require.NoError(t, f.Close())
+		for col, b := range want {
+			_, ok := bounded[col]
+			require.True(t, ok, "%s: no column %s", table, col)
+			assert.Equal(t, b, bounded[col], "%s.%s bounded", table, col)
+		}
 	}
 }
 
