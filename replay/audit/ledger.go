@@ -29,6 +29,11 @@ type Trace struct {
 	// a trace's reset and the Ledger touch these 96 bytes for chain rounds
 	// only.
 	link chainLink
+	// The second and later boxes or seats (np > 1), in storage kept from
+	// the trace's last use. Outside traceRound, so that a reset writes the
+	// trace without reading it: a recycled trace is usually out of the
+	// processor's caches, and a read of it stalled the reset.
+	more []playerBalance
 }
 
 // traceRound is the part of a [Trace] that every round sets.
@@ -54,8 +59,7 @@ type traceRound struct {
 
 	chainIndex uint64 // the round's hash-chain index, from 1; 0 for none
 
-	player playerBalance   // the first box or seat
-	more   []playerBalance // the others
+	player playerBalance // the first box or seat; the others are in Trace.more
 	np     int
 }
 
@@ -77,14 +81,13 @@ type playerBalance struct {
 func (t *Trace) OwnRoundID() { t.RoundID = strings.Clone(t.RoundID) }
 
 func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
-	more := t.more[:0]
 	player := ""
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		// A single-player game's seeds belong to the player.
 		player = r.Boxes[0].PlayerID
 	}
 	ids.lookup(r.TableID, player)
-	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, session: ids.sessionFP, more: more}
+	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, session: ids.sessionFP}
 	t.setID(r.RoundID)
 }
 
@@ -121,9 +124,12 @@ func (c *idCache) fingerprintPlayer(id string) uint64 {
 
 func (t *Trace) addPlayer(fp uint64, before, after int64, slot int, seat bool) {
 	p := playerBalance{fp, before, after, int8(slot), seat}
-	if t.np == 0 {
+	switch t.np {
+	case 0:
 		t.player = p
-	} else {
+	case 1:
+		t.more = append(t.more[:0], p)
+	default:
 		t.more = append(t.more, p)
 	}
 	t.np++
