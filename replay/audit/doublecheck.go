@@ -25,8 +25,9 @@ type DoubleEngine struct {
 }
 
 // settlers are the rules engine's Settlers, reused from hand to hand by
-// the goroutines checking hands.
-var settlers = sync.Pool{New: func() any { return new(double.Settler) }}
+// the goroutines checking hands. Lean: the checks read the pots, the rake
+// and the stacks after.
+var settlers = sync.Pool{New: func() any { return &double.Settler{Lean: true} }}
 
 // CheckDouble implements [DoubleChecker].
 func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code finding.Code, field, expected, actual, detail string)) {

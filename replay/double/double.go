@@ -152,6 +152,7 @@ type game struct {
 	res     Result
 	levels  []int64
 	winners []*player
+	lean    bool // see Settler.Lean
 }
 
 // A Settler settles hands one after another, reusing its memory: the
@@ -159,6 +160,12 @@ type game struct {
 // until the next call. The zero value is ready to use; a Settler is not
 // safe for concurrent use. [Settle] gives every hand its own memory.
 type Settler struct {
+	// Lean leaves the Result's Contributed, BonusCards, BonusAuto and
+	// Hands empty, for callers that read only the pots, the rake, the
+	// uncalled bet and the stacks after (the replayer's checks, the
+	// simulator). The hand is checked and settled the same way.
+	Lean bool
+
 	g game
 }
 
@@ -184,6 +191,7 @@ func (s *Settler) Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 		return nil, handErr("boxes", "set on a Double Hold'em round")
 	}
 	g := &s.g
+	g.lean = s.Lean
 	if err := g.reset(p, r); err != nil {
 		return nil, err
 	}
@@ -199,7 +207,7 @@ func (s *Settler) Settle(p *profile.Profile, r *round.Round) (*Result, error) {
 // reset makes g the game of r's hand under p, keeping g's buffers.
 func (g *game) reset(p *profile.Profile, r *round.Round) error {
 	d, h := p.Double, r.Double
-	*g = game{p: p, d: d, ps: g.ps[:0], players: g.players, res: g.res, levels: g.levels[:0], winners: g.winners[:0]}
+	*g = game{p: p, d: d, ps: g.ps[:0], players: g.players, res: g.res, levels: g.levels[:0], winners: g.winners[:0], lean: g.lean}
 	if n := len(h.Seats); n < d.SeatsMin || n > d.SeatsMax {
 		return handErr("double.seats", "%d seats; want %d to %d", n, d.SeatsMin, d.SeatsMax)
 	}
@@ -291,7 +299,9 @@ func cleared[V any](m map[int]V) map[int]V {
 	if m == nil {
 		return map[int]V{}
 	}
-	clear(m)
+	if len(m) != 0 {
+		clear(m)
+	}
 	return m
 }
 
@@ -300,7 +310,9 @@ func (g *game) void() *Result {
 	res.Street, res.Void = streets[0], true
 	for _, pl := range g.ps {
 		res.StackAfter[pl.seat] = pl.stack
-		res.Contributed[pl.seat] = 0
+		if !g.lean {
+			res.Contributed[pl.seat] = 0
+		}
 	}
 	return res
 }
@@ -634,13 +646,13 @@ func (g *game) finish(r *round.Round) (*Result, error) {
 				return nil, handErr(f+".bonus_card", "%s marked automatic, but the automatic rule selects %s", c, auto)
 			}
 			bc = c
-			res.BonusAuto[pl.seat] = s.BonusAuto
 		case pl.allInPre && !g.d.AutoBonusWhenAllInPreflop:
 			return nil, handErr(f+".bonus_card", "missing, and the profile gives no automatic bonus card to a player all-in before the flop")
-		default:
-			res.BonusAuto[pl.seat] = true
 		}
-		res.BonusCards[pl.seat] = bc.String()
+		if !g.lean {
+			res.BonusAuto[pl.seat] = s.BonusCard == "" || s.BonusAuto
+			res.BonusCards[pl.seat] = bc.String()
+		}
 		if res.Showdown && !pl.folded {
 			var buf [3]card.Card
 			others := buf[:0]
@@ -655,7 +667,9 @@ func (g *game) finish(r *round.Round) (*Result, error) {
 				best = max(best, v)
 			}
 			pl.handValue = best
-			res.Hands[pl.seat] = best.Category().String()
+			if !g.lean {
+				res.Hands[pl.seat] = best.Category().String()
+			}
 		}
 	}
 	if err := g.award(res, flopDealt); err != nil {
@@ -689,8 +703,10 @@ func (g *game) award(res *Result, flopDealt bool) error {
 		top.total = second.total
 		top.stack += res.Uncalled
 	}
-	for _, pl := range g.ps {
-		res.Contributed[pl.seat] = pl.total
+	if !g.lean {
+		for _, pl := range g.ps {
+			res.Contributed[pl.seat] = pl.total
+		}
 	}
 	// Levels: the distinct totals of players still in.
 	levels := g.levels[:0]

@@ -301,6 +301,8 @@ func TestSettlerMatchesSettle(t *testing.T) {
 	p := builtin(t, func(d *profile.Double) { d.Rake = profile.Rake{RateBP: 500, Cap: 300, NoFlopNoDrop: true} })
 	rng := rand.New(rand.NewPCG(41, 42))
 	var s Settler
+	lean := Settler{Lean: true}
+	var toggled Settler // lean on every other hand: no entry of a full hand is left in a lean one
 	kinds := map[string]int{}
 	for i := range 400 {
 		r, _ := randomHand(t, p, rng, 2+rng.IntN(9))
@@ -313,6 +315,8 @@ func TestSettlerMatchesSettle(t *testing.T) {
 		want, werr := Settle(p, r)
 		got, gerr := s.Settle(p, r)
 		require.Equal(t, werr, gerr, "hand %d", i)
+		_, lerr := lean.Settle(p, r)
+		require.Equal(t, werr, lerr, "hand %d, lean", i)
 		if werr != nil {
 			kinds["error"]++
 			continue
@@ -322,6 +326,26 @@ func TestSettlerMatchesSettle(t *testing.T) {
 		gj, err := json.Marshal(got)
 		require.NoError(t, err)
 		require.Equal(t, string(wj), string(gj), "hand %d", i)
+
+		// A lean Settler settles the same hand the same way and leaves the
+		// maps it does not fill empty.
+		toggled.Lean = i%2 == 0
+		for _, ls := range []*Settler{&lean, &toggled} {
+			lr, lerr := ls.Settle(p, r)
+			require.NoError(t, lerr, "hand %d", i)
+			if ls.Lean {
+				w := *want
+				w.Contributed, w.BonusCards, w.BonusAuto, w.Hands = map[int]int64{}, map[int]string{}, map[int]bool{}, map[int]string{}
+				wj, err = json.Marshal(&w)
+				require.NoError(t, err)
+			} else {
+				wj, err = json.Marshal(want)
+				require.NoError(t, err)
+			}
+			lj, err := json.Marshal(lr)
+			require.NoError(t, err)
+			require.Equal(t, string(wj), string(lj), "hand %d, lean %v", i, ls.Lean)
+		}
 		switch {
 		case want.Void:
 			kinds["void"]++
@@ -354,6 +378,15 @@ func BenchmarkSettle(b *testing.B) {
 	})
 	b.Run("settler", func(b *testing.B) {
 		var s Settler
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Settle(p, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("lean", func(b *testing.B) {
+		s := Settler{Lean: true}
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := s.Settle(p, r); err != nil {

@@ -140,8 +140,8 @@ type Simulator struct {
 	rounds       slab[round.Round]
 	plays        []boxPlay
 	permA, permB []int
-	button       int // double-holdem: index of the button seat
-	settler      double.Settler
+	button       int            // double-holdem: index of the button seat
+	settler      double.Settler // lean: the simulator reads the pots, the rake and the stacks after
 
 	faults       []*activeFault
 	layouts      map[int]layout.Layout
@@ -174,7 +174,8 @@ func New(cfg Config) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulator{cfg: cfg, p: p, pHash: p.Hash(), dealer: sch, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	s := &Simulator{cfg: cfg, p: p, pHash: p.Hash(), dealer: sch, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		settler: double.Settler{Lean: true}}
 	s.strs.size, s.boxes.size, s.rounds.size, s.actions.size = 8192, 1024, 1024, 4096
 	switch cfg.Game {
 	case round.CasinoHoldem, round.LiveCasinoHoldem:
