@@ -81,8 +81,12 @@ func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
 // nullRows finds rows holding null in a column the specification requires
 // but the file declares optional (a hand-written file). It returns the
 // first null per row, by row index within the row group.
-func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (map[int64]string, error) {
-	var out map[int64]string
+func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (out map[int64]string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("corrupt page: %v", r)
+		}
+	}()
 	for _, path := range want.Columns() {
 		w, _ := want.Lookup(path...)
 		if w.Node.Optional() || w.MaxRepetitionLevel > 0 {
@@ -182,6 +186,9 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 	if rg.NumRows() != need {
 		return &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
+	}
+	if err := checkRowGroup(files.kids[idx], j, name); err != nil {
+		return &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: "corrupt row group: " + err.Error()}
 	}
 	fast, err := decodeFast(rg, childSchemas[idx], name, cols)
 	if err == nil && !fast {
@@ -322,6 +329,9 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 	// schema is not exactly the specification's, row by row into all),
 	// and its rows are made a chunk at a time, so that they are still in
 	// the cache when assembled and checked.
+	if err := checkRowGroup(files.rounds, u.RowGroup, TableRounds); err != nil {
+		return groupDamage("corrupt row group: " + err.Error()), nil
+	}
 	n := int(rg.NumRows())
 	cols := b.cols[0]
 	fast := sameSchema(rg.Schema(), schemaRounds)

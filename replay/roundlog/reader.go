@@ -155,10 +155,19 @@ func (p *part) open() (*partFiles, error) {
 	return pf, nil
 }
 
-// openParquetFile reads the footer of a Parquet file.
-func openParquetFile(f *os.File) (*parquet.File, error) {
+// openParquetFile reads the footer of a Parquet file. A panic of
+// parquet-go on a corrupt footer is an error.
+func openParquetFile(f *os.File) (pf *parquet.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pf, err = nil, fmt.Errorf("corrupt footer: %v", r)
+		}
+	}()
 	st, err := f.Stat()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFooter(f, st.Size()); err != nil {
 		return nil, err
 	}
 	return parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true), parquet.ReadBufferSize(1<<20))
@@ -357,7 +366,7 @@ func (d *Dataset) openPart(fn string) error {
 		}
 		c := &child{name: name, path: cfn}
 		for j, rg := range cf.RowGroups() {
-			first, err := firstRoundRow(rg)
+			first, err := firstRoundRow(cf, j, name)
 			if err != nil {
 				d.damage = append(d.damage, &DamageError{File: cfn, RowGroup: j, Row: -1, Column: name + ".round_row", Reason: fmt.Sprintf("corrupt row group: %v", err)})
 				first = -1
@@ -378,14 +387,24 @@ func (d *Dataset) openPart(fn string) error {
 	return nil
 }
 
-// firstRoundRow reads the round_row of a child row group's first row.
-func firstRoundRow(rg parquet.RowGroup) (int64, error) {
+// firstRoundRow reads the round_row of a child row group's first row. A
+// panic of parquet-go on a corrupt page is an error.
+func firstRoundRow(f *parquet.File, g int, table string) (first int64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			first, err = 0, fmt.Errorf("corrupt page: %v", r)
+		}
+	}()
+	rg := f.RowGroups()[g]
 	if rg.NumRows() == 0 {
 		return -1, nil
 	}
 	leaf, ok := rg.Schema().Lookup("round_row")
 	if !ok {
 		return 0, errors.New("no round_row column")
+	}
+	if err := checkColumn(f, g, leaf.ColumnIndex, table); err != nil {
+		return 0, err
 	}
 	pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
 	defer pages.Close()

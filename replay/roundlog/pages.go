@@ -1,0 +1,154 @@
+package roundlog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// Limits of what the reader takes from a file, so that a damaged or
+// hostile file costs an error rather than the replay's memory: parquet-go
+// allocates a page's buffers from the sizes its header claims before it
+// reads the page.
+const (
+	// maxGroupRows bounds the rows of a row group: the replay holds a row
+	// group in memory (our writer makes at most 65,536 rows).
+	maxGroupRows = 1 << 24
+	// maxPageSize bounds a page's size, compressed or not (our writer
+	// makes pages of about 256 KiB; common writers about 1 MiB).
+	maxPageSize = 32 << 20
+	// maxPageHeader bounds a page header (statistics included).
+	maxPageHeader = 1 << 20
+)
+
+// checkRowGroup checks the row count of row group g of f and walks the
+// page headers of each of its column chunks before any page is decoded:
+// every page must lie within its chunk, its sizes within maxPageSize, and
+// its values within the chunk's. The error names the column (as
+// table.column).
+func checkRowGroup(f *parquet.File, g int, table string) error {
+	for c := range f.Schema().Columns() {
+		if err := checkColumn(f, g, c, table); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkColumn does the checks of checkRowGroup for column c only.
+func checkColumn(f *parquet.File, g, c int, table string) error {
+	md := f.Metadata()
+	if g < 0 || g >= len(md.RowGroups) {
+		return fmt.Errorf("no row group %d", g)
+	}
+	rg := &md.RowGroups[g]
+	if rg.NumRows < 0 || rg.NumRows > maxGroupRows {
+		return fmt.Errorf("the footer gives %d rows; this reader takes row groups of 0 to %d rows", rg.NumRows, maxGroupRows)
+	}
+	leaves := f.Schema().Columns()
+	if len(rg.Columns) != len(leaves) || c < 0 || c >= len(leaves) {
+		return fmt.Errorf("%d column chunks for %d columns", len(rg.Columns), len(leaves))
+	}
+	leaf, ok := f.Schema().Lookup(leaves[c]...)
+	if !ok {
+		return fmt.Errorf("column %s.%s: not in the schema", table, strings.Join(leaves[c], "."))
+	}
+	if err := checkChunk(f, &rg.Columns[c].MetaData, rg.NumRows, leaf.MaxRepetitionLevel > 0); err != nil {
+		return fmt.Errorf("column %s.%s: %w", table, strings.Join(leaves[c], "."), err)
+	}
+	return nil
+}
+
+// checkChunk walks the page headers of one column chunk.
+func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated bool) error {
+	// The values of a column that is not repeated are its rows, nulls
+	// included; a repeated column has at least one entry a row.
+	if !repeated && cm.NumValues != rows || repeated && cm.NumValues < rows {
+		return fmt.Errorf("the footer gives %d values for %d rows", cm.NumValues, rows)
+	}
+	start := cm.DataPageOffset
+	if cm.DictionaryPageOffset != 0 { // as parquet-go reads the chunk
+		start = cm.DictionaryPageOffset
+	}
+	end := start + cm.TotalCompressedSize
+	if start < 4 || cm.TotalCompressedSize <= 0 || end < start || end > f.Size() {
+		return fmt.Errorf("the footer places the chunk at bytes %d to %d of a file of %d bytes", start, end, f.Size())
+	}
+	var values int64
+	var proto thrift.CompactProtocol
+	var buf []byte
+	for pos := start; pos < end; {
+		// Read the header into a window that grows until it holds it, so
+		// that a length inside it cannot make the decoder allocate more
+		// than the file holds.
+		var h format.PageHeader
+		n := 0
+		for window := int64(256); ; window *= 4 {
+			w := min(window, end-pos, maxPageHeader)
+			if int64(cap(buf)) < w {
+				buf = make([]byte, w)
+			}
+			b := buf[:w]
+			if _, err := f.ReadAt(b, pos); err != nil && !errors.Is(err, io.EOF) {
+				return fmt.Errorf("page header at byte %d: %v", pos, err)
+			}
+			h = format.PageHeader{}
+			r := proto.NewReaderFromBytes(b)
+			err := thrift.NewDecoder(r).Decode(&h)
+			if err == nil {
+				n = r.BytesRead()
+				break
+			}
+			if !errors.Is(err, io.ErrUnexpectedEOF) || w < window {
+				// w < window: the chunk or the header limit ended the window.
+				return fmt.Errorf("page header at byte %d: %v", pos, err)
+			}
+		}
+		comp, uncomp := int64(h.CompressedPageSize), int64(h.UncompressedPageSize)
+		if comp < 0 || uncomp < 0 || comp > maxPageSize || uncomp > maxPageSize {
+			return fmt.Errorf("page at byte %d: %d bytes compressed, %d uncompressed; this reader takes pages of at most %d", pos, comp, uncomp, maxPageSize)
+		}
+		pos += int64(n)
+		if comp > end-pos {
+			return fmt.Errorf("page at byte %d: %d bytes, beyond the chunk's end at byte %d", pos, comp, end)
+		}
+		pos += comp
+		switch {
+		case h.DictionaryPageHeader.Valid:
+			// A dictionary value takes at least a byte.
+			if nv := int64(h.DictionaryPageHeader.V.NumValues); nv < 0 || nv > max(uncomp, 1) {
+				return fmt.Errorf("dictionary page: %d values in %d bytes", nv, uncomp)
+			}
+		case h.DataPageHeader.Valid:
+			values += int64(h.DataPageHeader.V.NumValues)
+		case h.DataPageHeaderV2.Valid:
+			values += int64(h.DataPageHeaderV2.V.NumValues)
+		}
+		if values < 0 || values > cm.NumValues {
+			return fmt.Errorf("pages hold more than the %d values the footer gives", cm.NumValues)
+		}
+	}
+	return nil
+}
+
+// checkFooter checks that the footer length a Parquet file ends with fits
+// in the file, before parquet-go allocates a buffer of that length.
+func checkFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes: too short for a Parquet file", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("reading the footer's length: %v", err)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("the file ends with a footer length of %d bytes, but holds %d bytes", n, size)
+	}
+	return nil
+}
