@@ -149,3 +149,24 @@ func BenchmarkDecisionsCall(b *testing.B) {
 	}
 	_ = n
 }
+
+// FuzzReadDecisions reads damaged strategy files: ReadDecisions returns
+// an error or decisions, and never panics.
+func FuzzReadDecisions(f *testing.F) {
+	rows := []StrategyRow{
+		{Hole1: "2c", Hole2: "2d", Flop1: "2h", Flop2: "2s", Flop3: "3c", Weight: 12, Decision: "call"},
+		{Hole1: "Ac", Hole2: "Kd", Flop1: "2h", Flop2: "7s", Flop3: "9c", Weight: 24, Decision: "fold"},
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[StrategyRow](&buf)
+	_, err := w.Write(rows)
+	require.NoError(f, err)
+	require.NoError(f, w.Close())
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, _, err := ReadDecisions(bytes.NewReader(data), int64(len(data)))
+		if err == nil {
+			require.NotNil(t, d)
+		}
+	})
+}
