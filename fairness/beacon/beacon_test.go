@@ -132,3 +132,23 @@ func TestMaxRound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVerify: arbitrary signatures, previous signatures and rounds never
+// panic Verify (the bytes reach circl's point decoding), and only the
+// reference round's own signature verifies.
+func FuzzVerify(f *testing.F) {
+	f.Add(false, uint64(1000), unhex(f, quicknetSig1000), []byte(nil))
+	f.Add(true, uint64(1000), unhex(f, defaultSig1000), unhex(f, defaultPrev1000))
+	f.Fuzz(func(t *testing.T, def bool, round uint64, sig, prev []byte) {
+		name, want := Quicknet, quicknetSig1000
+		if def {
+			name, want = Default, defaultSig1000
+		}
+		c, err := Lookup(name)
+		require.NoError(t, err)
+		if _, err := c.Verify(round, sig, prev); err == nil {
+			require.Equal(t, uint64(1000), round)
+			require.Equal(t, want, hex.EncodeToString(sig))
+		}
+	})
+}
