@@ -98,6 +98,8 @@ func TestDamageValues(t *testing.T) {
 		{"overflowing balance", func(r *round.Round) { r.Boxes[0].BalanceBefore = math.MaxInt64 }, boxes, "boxes.bonus_return", 13, 1, "overflow"},
 		{"empty round id", func(r *round.Round) { r.RoundID = "" }, rounds, "rounds.round_id", 13, 1, "empty"},
 		{"unknown game", func(r *round.Round) { r.Game = "poker" }, rounds, "rounds.game", 13, 1, "unknown game"},
+		{"no currency", func(r *round.Round) { r.Currency = "" }, rounds, "rounds.currency", 13, 1, "want an ISO 4217 code"},
+		{"currency not a code", func(r *round.Round) { r.Currency = "eur" }, rounds, "rounds.currency", 13, 1, `"eur": want an ISO 4217 code`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, rs := casinoDataset(t, 40, 10, func(i int, r *round.Round) {
@@ -298,7 +300,7 @@ func TestDamageNullInRequiredColumn(t *testing.T) {
 	seed := "ab"
 	var rows []nullableRound
 	for i := range 5 {
-		r := nullableRound{RoundID: string(rune('a' + i)), Game: round.CasinoHoldem, Scheme: "fairhold/v1", ServerSeed: &seed}
+		r := nullableRound{RoundID: string(rune('a' + i)), Game: round.CasinoHoldem, Currency: "EUR", Scheme: "fairhold/v1", ServerSeed: &seed}
 		if i == 3 {
 			r.ServerSeed = nil
 		}

@@ -57,6 +57,11 @@ func addAll(column string, child int, bad *badValue, vs ...int64) {
 	}
 }
 
+// currencyCode reports whether s has the form of an ISO 4217 code.
+func currencyCode(s string) bool {
+	return len(s) == 3 && 'A' <= s[0] && s[0] <= 'Z' && 'A' <= s[1] && s[1] <= 'Z' && 'A' <= s[2] && s[2] <= 'Z'
+}
+
 // validate checks what a reader must refuse: required identifiers, the
 // cards' text, and amounts that are negative or whose sums overflow. It
 // canonicalises card text in place. It does not judge fairness or
@@ -70,6 +75,8 @@ func validate(r *round.Round) badValue {
 		return badValue{column: "rounds.game", child: -1, reason: fmt.Sprintf("unknown game %q", r.Game)}
 	case r.Game == round.DoubleHoldem && r.Double == nil:
 		return badValue{column: "rounds.n_seats", child: -1, reason: "a double-holdem round without its hand"}
+	case !currencyCode(r.Currency):
+		return badValue{column: "rounds.currency", child: -1, reason: fmt.Sprintf("%q: want an ISO 4217 code, 3 capital letters", r.Currency)}
 	}
 	canonCards(r.Dealer, "rounds", dealerCols, -1, &bad)
 	if bad.ok() {
