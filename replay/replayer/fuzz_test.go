@@ -38,29 +38,78 @@ func FuzzReplayJSONL(f *testing.F) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "day.rounds.jsonl")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
-		type out struct {
-			summary  string // as `fairhold replay --json` prints it
-			findings []byte
-			err      string
-		}
-		var outs [2]out
-		for i, workers := range []int{1, 3} {
-			fp := filepath.Join(dir, "findings.jsonl")
-			fw, err := CreateFindings(fp)
-			require.NoError(t, err)
-			s, err := Run([]string{p}, Options{Workers: workers, Config: config(t), Findings: fw.Write})
-			require.NoError(t, fw.Close())
-			if err != nil {
-				outs[i].err = err.Error()
-				continue
-			}
-			s.Seconds = 0
-			js, err := json.MarshalIndent(s, "", "  ")
-			require.NoError(t, err)
-			b, err := os.ReadFile(fp)
-			require.NoError(t, err)
-			outs[i] = out{summary: string(js), findings: b}
-		}
-		require.Equal(t, outs[0], outs[1])
+		require.Equal(t, replayOut(t, []string{p}, 1), replayOut(t, []string{p}, 3))
 	})
+}
+
+// FuzzReplayParquet replays a small Parquet dataset of every game (row
+// groups of 4 rounds, faults injected) with one of its files replaced by
+// damaged bytes: the replay never panics, and 1 and 3 workers give the
+// same error, or the same summary and findings file, byte for byte.
+func FuzzReplayParquet(f *testing.F) {
+	src := f.TempDir()
+	var files []string
+	for _, game := range []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem} {
+		s, err := sim.New(sim.Config{Game: game, Rounds: 12, Seed: 7, Faults: []sim.FaultRate{
+			{Name: sim.FaultCardsMismatch, Rate: 0.2}, {Name: sim.FaultCommitmentLate, Rate: 0.2}}})
+		require.NoError(f, err)
+		dir := filepath.Join(src, game)
+		w, err := roundlog.NewParquetWriter(dir, roundlog.Options{RowGroupRounds: 4})
+		require.NoError(f, err)
+		for !s.Done() {
+			r, _, err := s.Next()
+			require.NoError(f, err)
+			require.NoError(f, w.Write(r))
+		}
+		require.NoError(f, w.Close())
+		for _, fn := range w.Files() {
+			b, err := os.ReadFile(fn)
+			require.NoError(f, err)
+			f.Add(uint8(len(files)), b)
+			files = append(files, fn)
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		dir := t.TempDir()
+		k := int(which) % len(files)
+		for i, fn := range files {
+			rel, err := filepath.Rel(src, fn)
+			require.NoError(t, err)
+			dst := filepath.Join(dir, rel)
+			require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
+			b := data
+			if i != k {
+				b, err = os.ReadFile(fn)
+				require.NoError(t, err)
+			}
+			require.NoError(t, os.WriteFile(dst, b, 0o644))
+		}
+		paths := []string{filepath.Join(dir, round.CasinoHoldem), filepath.Join(dir, round.LiveCasinoHoldem), filepath.Join(dir, round.DoubleHoldem)}
+		require.Equal(t, replayOut(t, paths, 1), replayOut(t, paths, 3))
+	})
+}
+
+// fuzzOut is what a replay prints: its error, or its summary as
+// `fairhold replay --json` prints it and its findings file.
+type fuzzOut struct {
+	summary  string
+	findings []byte
+	err      string
+}
+
+func replayOut(t *testing.T, paths []string, workers int) fuzzOut {
+	fp := filepath.Join(t.TempDir(), "findings.jsonl")
+	fw, err := CreateFindings(fp)
+	require.NoError(t, err)
+	s, err := Run(paths, Options{Workers: workers, Config: config(t), Findings: fw.Write})
+	require.NoError(t, fw.Close())
+	if err != nil {
+		return fuzzOut{err: err.Error()}
+	}
+	s.Seconds = 0
+	js, err := json.MarshalIndent(s, "", "  ")
+	require.NoError(t, err)
+	b, err := os.ReadFile(fp)
+	require.NoError(t, err)
+	return fuzzOut{summary: string(js), findings: b}
 }

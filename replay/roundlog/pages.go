@@ -41,8 +41,14 @@ func checkRowGroup(f *parquet.File, g int, table string) error {
 	return nil
 }
 
-// checkColumn does the checks of checkRowGroup for column c only.
-func checkColumn(f *parquet.File, g, c int, table string) error {
+// checkColumn does the checks of checkRowGroup for column c only. A
+// panic of parquet-go on a malformed schema is an error.
+func checkColumn(f *parquet.File, g, c int, table string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt schema: %v", r)
+		}
+	}()
 	md := f.Metadata()
 	if g < 0 || g >= len(md.RowGroups) {
 		return fmt.Errorf("no row group %d", g)

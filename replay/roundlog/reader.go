@@ -300,8 +300,13 @@ func checkParquet(f *os.File, fn, table string, want *parquet.Schema) (*parquet.
 
 // checkSchema compares the file's columns with the expected ones: every
 // required column must be there with its physical type; optional ones may
-// be absent.
-func checkSchema(fn, table string, got, want *parquet.Schema) *DamageError {
+// be absent. A panic of parquet-go on a malformed schema is damage.
+func checkSchema(fn, table string, got, want *parquet.Schema) (dmg *DamageError) {
+	defer func() {
+		if r := recover(); r != nil {
+			dmg = &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("wrong schema: %v", r)}
+		}
+	}()
 	// Columns of the wrong type first: they say more than a missing one.
 	for _, path := range want.Columns() {
 		w, _ := want.Lookup(path...)
