@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -157,4 +158,41 @@ func checkFooter(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("the file ends with a footer length of %d bytes, but holds %d bytes", n, size)
 	}
 	return nil
+}
+
+// checkChunkMeta checks the column chunks of every row group against the
+// schema: parquet-go reads every chunk of a column with the compression
+// codec of the column's first chunk, so a chunk of another codec, type or
+// path (a damaged footer) would be decoded as garbage. It returns the
+// first row group and column that does not fit. A panic of parquet-go on a
+// malformed schema is an error.
+func checkChunkMeta(f *parquet.File, table string) (group int, column string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			group, column, err = -1, "", fmt.Errorf("corrupt schema: %v", r)
+		}
+	}()
+	leaves := f.Schema().Columns()
+	rgs := f.Metadata().RowGroups
+	for g := range rgs {
+		if len(rgs[g].Columns) != len(leaves) {
+			return g, "", fmt.Errorf("%d column chunks for %d columns", len(rgs[g].Columns), len(leaves))
+		}
+		for c, path := range leaves {
+			name := table + "." + strings.Join(path, ".")
+			cm := &rgs[g].Columns[c].MetaData
+			leaf, ok := f.Schema().Lookup(path...)
+			switch {
+			case !ok || !leaf.Node.Leaf():
+				return g, name, errors.New("not a column of the schema")
+			case !slices.Equal(cm.PathInSchema, path):
+				return g, name, fmt.Errorf("the footer's chunk is for column %q", strings.Join(cm.PathInSchema, "."))
+			case parquet.Kind(cm.Type) != leaf.Node.Type().Kind():
+				return g, name, fmt.Errorf("the footer's chunk has type %s, the schema %s", parquet.Kind(cm.Type), leaf.Node.Type().Kind())
+			case cm.Codec != rgs[0].Columns[c].MetaData.Codec:
+				return g, name, fmt.Errorf("compression %s, but %s in row group 0: this reader takes one codec per column", cm.Codec, rgs[0].Columns[c].MetaData.Codec)
+			}
+		}
+	}
+	return -1, "", nil
 }

@@ -107,3 +107,59 @@ func TestDamagedFooterLength(t *testing.T) {
 	assert.Equal(t, p, dmg[0].File)
 	assert.Contains(t, dmg[0].Error(), "footer length of 2147483647 bytes")
 }
+
+// rewriteFooter decodes the footer of the file at path, edits it and
+// writes the file again with the new footer.
+func rewriteFooter(t *testing.T, path string, edit func(md *format.FileMetaData)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	n := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+	start := len(b) - 8 - n
+	var proto thrift.CompactProtocol
+	var md format.FileMetaData
+	require.NoError(t, thrift.NewDecoder(proto.NewReaderFromBytes(b[start:len(b)-8])).Decode(&md))
+	edit(&md)
+	enc, err := thrift.Marshal(&proto, &md)
+	require.NoError(t, err)
+	out := append(append([]byte(nil), b[:start]...), enc...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(enc)))
+	out = append(out, "PAR1"...)
+	require.NoError(t, os.WriteFile(path, out, 0o644))
+}
+
+// TestDamagedChunkMetadata: a footer whose column chunk in one row group
+// has another codec, type or path than the column's (parquet-go decodes
+// every chunk of a column with its first chunk's codec: such a file gave
+// values from stale memory, different from run to run) makes the file
+// damage, naming the row group and column.
+func TestDamagedChunkMetadata(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		edit   func(cm *format.ColumnMetaData)
+		reason string
+	}{
+		{"codec", func(cm *format.ColumnMetaData) { cm.Codec = format.Uncompressed }, "this reader takes one codec per column"},
+		{"type", func(cm *format.ColumnMetaData) { cm.Type = format.Boolean }, "type BOOLEAN, the schema INT64"},
+		{"path", func(cm *format.ColumnMetaData) { cm.PathInSchema = []string{"round_id"} }, `chunk is for column "round_id"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := casinoDataset(t, 30, 10, nil)
+			p := filepath.Join(dir, "part-00000.rounds.parquet")
+			col := -1
+			for i, c := range openFile(t, p).Metadata().RowGroups[1].Columns {
+				if c.MetaData.PathInSchema[0] == "nonce" {
+					col = i
+				}
+			}
+			require.NotEqual(t, -1, col)
+			rewriteFooter(t, p, func(md *format.FileMetaData) { tc.edit(&md.RowGroups[1].Columns[col].MetaData) })
+			_, _, dmg := readAll(t, dir)
+			require.Len(t, dmg, 1)
+			assert.Equal(t, p, dmg[0].File)
+			assert.Equal(t, 1, dmg[0].RowGroup)
+			assert.Equal(t, "rounds.nonce", dmg[0].Column)
+			assert.Contains(t, dmg[0].Error(), tc.reason)
+		})
+	}
+}

@@ -295,6 +295,9 @@ func checkParquet(f *os.File, fn, table string, want *parquet.Schema) (*parquet.
 	if dmg := checkSchema(fn, table, pf.Schema(), want); dmg != nil {
 		return nil, dmg, nil
 	}
+	if g, col, err := checkChunkMeta(pf, table); err != nil {
+		return nil, &DamageError{File: fn, RowGroup: g, Row: -1, Column: col, Reason: "corrupt footer: " + err.Error()}, nil
+	}
 	return pf, nil, nil
 }
 
