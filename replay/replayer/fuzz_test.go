@@ -14,23 +14,31 @@ import (
 	"github.com/fairhold/fairhold/replay/sim"
 )
 
+var fuzzGames = []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem}
+
+// simulateInto writes 12 simulated rounds of game, with faults injected,
+// the seed logs of the fuzz targets.
+func simulateInto(tb testing.TB, game string, write func(*round.Round) error) {
+	s, err := sim.New(sim.Config{Game: game, Rounds: 12, Seed: 7, Faults: []sim.FaultRate{
+		{Name: sim.FaultCardsMismatch, Rate: 0.2}, {Name: sim.FaultCommitmentLate, Rate: 0.2}}})
+	require.NoError(tb, err)
+	for !s.Done() {
+		r, _, err := s.Next()
+		require.NoError(tb, err)
+		require.NoError(tb, write(r))
+	}
+}
+
 // FuzzReplayJSONL replays arbitrary JSON Lines logs (seeded with short
 // simulated logs of every game, faults injected): the replay never panics,
 // and 1 and 3 workers give the same error, or the same summary and the same
 // findings file, byte for byte.
 func FuzzReplayJSONL(f *testing.F) {
-	for _, game := range []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem} {
-		s, err := sim.New(sim.Config{Game: game, Rounds: 12, Seed: 7, Faults: []sim.FaultRate{
-			{Name: sim.FaultCardsMismatch, Rate: 0.2}, {Name: sim.FaultCommitmentLate, Rate: 0.2}}})
-		require.NoError(f, err)
+	for _, game := range fuzzGames {
 		var buf bytes.Buffer
 		w, err := roundlog.NewJSONLWriter(&buf)
 		require.NoError(f, err)
-		for !s.Done() {
-			r, _, err := s.Next()
-			require.NoError(f, err)
-			require.NoError(f, w.Write(r))
-		}
+		simulateInto(f, game, w.Write)
 		require.NoError(f, w.Close())
 		f.Add(buf.Bytes())
 	}
@@ -49,18 +57,10 @@ func FuzzReplayJSONL(f *testing.F) {
 func FuzzReplayParquet(f *testing.F) {
 	src := f.TempDir()
 	var files []string
-	for _, game := range []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem} {
-		s, err := sim.New(sim.Config{Game: game, Rounds: 12, Seed: 7, Faults: []sim.FaultRate{
-			{Name: sim.FaultCardsMismatch, Rate: 0.2}, {Name: sim.FaultCommitmentLate, Rate: 0.2}}})
+	for _, game := range fuzzGames {
+		w, err := roundlog.NewParquetWriter(filepath.Join(src, game), roundlog.Options{RowGroupRounds: 4})
 		require.NoError(f, err)
-		dir := filepath.Join(src, game)
-		w, err := roundlog.NewParquetWriter(dir, roundlog.Options{RowGroupRounds: 4})
-		require.NoError(f, err)
-		for !s.Done() {
-			r, _, err := s.Next()
-			require.NoError(f, err)
-			require.NoError(f, w.Write(r))
-		}
+		simulateInto(f, game, w.Write)
 		require.NoError(f, w.Close())
 		for _, fn := range w.Files() {
 			b, err := os.ReadFile(fn)
@@ -84,13 +84,11 @@ func FuzzReplayParquet(f *testing.F) {
 			}
 			require.NoError(t, os.WriteFile(dst, b, 0o644))
 		}
-		paths := []string{filepath.Join(dir, round.CasinoHoldem), filepath.Join(dir, round.LiveCasinoHoldem), filepath.Join(dir, round.DoubleHoldem)}
-		a, b := replayOut(t, paths, 1), replayOut(t, paths, 3)
-		if os.Getenv("FUZZ_DUMP") != "" && string(a.findings) != string(b.findings) {
-			os.WriteFile("/tmp/w1.jsonl", a.findings, 0o644)
-			os.WriteFile("/tmp/w3.jsonl", b.findings, 0o644)
+		var paths []string
+		for _, game := range fuzzGames {
+			paths = append(paths, filepath.Join(dir, game))
 		}
-		require.Equal(t, a, b)
+		require.Equal(t, replayOut(t, paths, 1), replayOut(t, paths, 3))
 	})
 }
 

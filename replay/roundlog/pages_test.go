@@ -22,20 +22,27 @@ func allocated(fn func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
-// rewritePageHeader decodes the page header at off in the file at path,
-// edits it and writes it back over the same bytes (the page's data after
-// it may be overwritten: the edited header is what is tested).
+// reencode decodes a thrift struct from b, edits it and returns its new
+// encoding.
+func reencode[T any](t *testing.T, b []byte, edit func(*T)) []byte {
+	t.Helper()
+	var proto thrift.CompactProtocol
+	var v T
+	require.NoError(t, thrift.NewDecoder(proto.NewReaderFromBytes(b)).Decode(&v))
+	edit(&v)
+	enc, err := thrift.Marshal(&proto, &v)
+	require.NoError(t, err)
+	return enc
+}
+
+// rewritePageHeader edits the page header at off in the file at path and
+// writes it back over the same bytes (the page's data after it may be
+// overwritten: the edited header is what is tested).
 func rewritePageHeader(t *testing.T, path string, off int64, edit func(h *format.PageHeader)) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var proto thrift.CompactProtocol
-	var h format.PageHeader
-	require.NoError(t, thrift.NewDecoder(proto.NewReaderFromBytes(b[off:])).Decode(&h))
-	edit(&h)
-	enc, err := thrift.Marshal(&proto, &h)
-	require.NoError(t, err)
-	copy(b[off:], enc)
+	copy(b[off:], reencode(t, b[off:], edit))
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 }
 
@@ -108,20 +115,14 @@ func TestDamagedFooterLength(t *testing.T) {
 	assert.Contains(t, dmg[0].Error(), "footer length of 2147483647 bytes")
 }
 
-// rewriteFooter decodes the footer of the file at path, edits it and
-// writes the file again with the new footer.
+// rewriteFooter edits the footer of the file at path and writes the file
+// again with the new footer.
 func rewriteFooter(t *testing.T, path string, edit func(md *format.FileMetaData)) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	n := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
-	start := len(b) - 8 - n
-	var proto thrift.CompactProtocol
-	var md format.FileMetaData
-	require.NoError(t, thrift.NewDecoder(proto.NewReaderFromBytes(b[start:len(b)-8])).Decode(&md))
-	edit(&md)
-	enc, err := thrift.Marshal(&proto, &md)
-	require.NoError(t, err)
+	start := len(b) - 8 - int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+	enc := reencode(t, b[start:len(b)-8], edit)
 	out := append(append([]byte(nil), b[:start]...), enc...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(enc)))
 	out = append(out, "PAR1"...)
