@@ -33,18 +33,14 @@ const (
 // every page must lie within its chunk, its sizes within maxPageSize, and
 // its values within the chunk's. The error names the column (as
 // table.column).
-func checkRowGroup(f *parquet.File, g int, table string) error {
-	for c := range f.Schema().Columns() {
-		if err := checkColumn(f, g, c, table); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func checkRowGroup(f *parquet.File, g int, table string) error { return checkColumns(f, g, table, -1) }
 
-// checkColumn does the checks of checkRowGroup for column c only. A
-// panic of parquet-go on a malformed schema is an error.
-func checkColumn(f *parquet.File, g, c int, table string) (err error) {
+// checkColumn does the checks of checkRowGroup for column c only.
+func checkColumn(f *parquet.File, g, c int, table string) error { return checkColumns(f, g, table, c) }
+
+// checkColumns checks column only of row group g, or every column when
+// only < 0. A panic of parquet-go on a malformed schema is an error.
+func checkColumns(f *parquet.File, g int, table string, only int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("corrupt schema: %v", r)
@@ -59,15 +55,21 @@ func checkColumn(f *parquet.File, g, c int, table string) (err error) {
 		return fmt.Errorf("the footer gives %d rows; this reader takes row groups of 0 to %d rows", rg.NumRows, maxGroupRows)
 	}
 	leaves := f.Schema().Columns()
-	if len(rg.Columns) != len(leaves) || c < 0 || c >= len(leaves) {
+	if len(rg.Columns) != len(leaves) || only >= len(leaves) {
 		return fmt.Errorf("%d column chunks for %d columns", len(rg.Columns), len(leaves))
 	}
-	leaf, ok := f.Schema().Lookup(leaves[c]...)
-	if !ok {
-		return fmt.Errorf("column %s.%s: not in the schema", table, strings.Join(leaves[c], "."))
-	}
-	if err := checkChunk(f, &rg.Columns[c].MetaData, rg.NumRows, leaf.MaxRepetitionLevel > 0); err != nil {
-		return fmt.Errorf("column %s.%s: %w", table, strings.Join(leaves[c], "."), err)
+	for c, path := range leaves {
+		if only >= 0 && c != only {
+			continue
+		}
+		name := table + "." + strings.Join(path, ".")
+		leaf, ok := f.Schema().Lookup(path...)
+		if !ok {
+			return fmt.Errorf("column %s: not in the schema", name)
+		}
+		if err := checkChunk(f, &rg.Columns[c].MetaData, rg.NumRows, leaf.MaxRepetitionLevel > 0); err != nil {
+			return fmt.Errorf("column %s: %w", name, err)
+		}
 	}
 	return nil
 }
@@ -78,6 +80,9 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 	// included; a repeated column has at least one entry a row.
 	if !repeated && cm.NumValues != rows || repeated && cm.NumValues < rows {
 		return fmt.Errorf("the footer gives %d values for %d rows", cm.NumValues, rows)
+	}
+	if rows == 0 && cm.NumValues == 0 {
+		return nil // an empty row group: nothing is read
 	}
 	start := cm.DataPageOffset
 	if cm.DictionaryPageOffset != 0 { // as parquet-go reads the chunk
