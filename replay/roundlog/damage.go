@@ -65,4 +65,10 @@ func checkVersion(file, v string) error {
 	return nil
 }
 
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+// recoverAs turns a panic of parquet-go on corrupt input into *err, as
+// "what: value": a reader function defers recoverAs(&err, "corrupt page").
+func recoverAs(err *error, what string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: %v", what, r)
+	}
+}

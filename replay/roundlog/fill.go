@@ -167,21 +167,13 @@ func decodeFast(rg parquet.RowGroup, want *parquet.Schema, table string, cols ma
 	if !sameSchema(rg.Schema(), want) {
 		return false, nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = errorf("corrupt row group: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt row group")
 	return true, decodeColumns(rg, table, cols)
 }
 
 // decodeRoundColumns decodes a rounds row group whose schema is the
 // specification's into cols; its rows are then made with fillRounds.
 func decodeRoundColumns(rg parquet.RowGroup, cols map[string]*column) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = errorf("corrupt row group: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt row group")
 	return decodeColumns(rg, TableRounds, cols)
 }

@@ -41,11 +41,7 @@ func checkColumn(f *parquet.File, g, c int, table string) error { return checkCo
 // checkColumns checks column only of row group g, or every column when
 // only < 0. A panic of parquet-go on a malformed schema is an error.
 func checkColumns(f *parquet.File, g int, table string, only int) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("corrupt schema: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt schema")
 	md := f.Metadata()
 	if g < 0 || g >= len(md.RowGroups) {
 		return fmt.Errorf("no row group %d", g)
@@ -172,11 +168,8 @@ func checkFooter(r io.ReaderAt, size int64) error {
 // first row group and column that does not fit. A panic of parquet-go on a
 // malformed schema is an error.
 func checkChunkMeta(f *parquet.File, table string) (group int, column string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			group, column, err = -1, "", fmt.Errorf("corrupt schema: %v", r)
-		}
-	}()
+	group = -1 // the file, if the schema panics
+	defer recoverAs(&err, "corrupt schema")
 	leaves := f.Schema().Columns()
 	rgs := f.Metadata().RowGroups
 	for g := range rgs {

@@ -45,11 +45,7 @@ func slicesClone[T any](s []T) []T { return append([]T(nil), s...) }
 // readGroup decodes a whole row group into buf. Panics of the decoder on
 // corrupt pages are turned into errors.
 func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("corrupt row group: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt row group")
 	n := int(rg.NumRows())
 	if cap(buf) < n {
 		buf = make([]T, n)
@@ -82,11 +78,7 @@ func readGroup[T any](rg parquet.RowGroup, buf []T) (out []T, err error) {
 // but the file declares optional (a hand-written file). It returns the
 // first null per row, by row index within the row group.
 func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (out map[int64]string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("corrupt page: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt page")
 	for _, path := range want.Columns() {
 		w, _ := want.Lookup(path...)
 		if w.Node.Optional() || w.MaxRepetitionLevel > 0 {

@@ -158,11 +158,7 @@ func (p *part) open() (*partFiles, error) {
 // openParquetFile reads the footer of a Parquet file. A panic of
 // parquet-go on a corrupt footer is an error.
 func openParquetFile(f *os.File) (pf *parquet.File, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			pf, err = nil, fmt.Errorf("corrupt footer: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt footer")
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -398,11 +394,7 @@ func (d *Dataset) openPart(fn string) error {
 // firstRoundRow reads the round_row of a child row group's first row. A
 // panic of parquet-go on a corrupt page is an error.
 func firstRoundRow(f *parquet.File, g int, table string) (first int64, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			first, err = 0, fmt.Errorf("corrupt page: %v", r)
-		}
-	}()
+	defer recoverAs(&err, "corrupt page")
 	rg := f.RowGroups()[g]
 	if rg.NumRows() == 0 {
 		return -1, nil
