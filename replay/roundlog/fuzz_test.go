@@ -12,7 +12,7 @@ import (
 
 // FuzzReadParquet replaces one file of a small dataset (every game, every
 // table, row groups of 4 rounds) with damaged bytes: the reader never
-// panics, allocates at most 128 MB for these few kilobytes (a page is at
+// panics, allocates at most 128 MB for these files of 4 to 20 KB (a page is at
 // most 32 MiB), and what it cannot read is an error or a damage report
 // naming a file of the dataset. testdata/fuzz/FuzzReadParquet holds
 // inputs that once made it fail.

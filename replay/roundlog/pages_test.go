@@ -49,7 +49,7 @@ func rewritePageHeader(t *testing.T, path string, off int64, edit func(h *format
 // TestDamagedPageSizes: a page header that claims more bytes than its
 // chunk holds, or a page larger than the reader takes, is damage naming
 // the file, row group and column, found before parquet-go allocates the
-// claimed size (it allocated 0.8 to 4 GB for such files of 4 KB before).
+// claimed size (it allocated 0.8 to 4 GB for such files of 4 to 20 KB before).
 func TestDamagedPageSizes(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
