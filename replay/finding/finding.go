@@ -45,6 +45,38 @@ const (
 	RoundOrder      Code = "ROUND_ORDER"      // rounds of a table out of time order
 	ProfileMismatch Code = "PROFILE_MISMATCH" // the round names a profile hash other than the declared profile's
 	InputDamaged    Code = "INPUT_DAMAGED"    // a row or row group that could not be read
+	AmountOverflow  Code = "AMOUNT_OVERFLOW"  // an amount or a total would overflow int64
+)
+
+// Sequences: what an operator that chooses decks, drops or reorders rounds
+// cannot hide (docs/threat-model.md).
+const (
+	NonceSequence    Code = "NONCE_SEQUENCE"     // a seed session's nonce is not the previous round's + 1 (the first is 0)
+	ChainLinkSkipped Code = "CHAIN_LINK_SKIPPED" // a table's hash-chain index is not the previous round's + 1
+	TableSequenceGap Code = "TABLE_SEQUENCE_GAP" // a table's round number (table_seq) is not the previous round's + 1
+)
+
+// What was declared stays fixed.
+const (
+	SchemeChanged     Code = "SCHEME_CHANGED"      // a table or seed session switched fairness scheme
+	ProfileChanged    Code = "PROFILE_CHANGED"     // a table switched rules profile (name or hash)
+	CurrencyChanged   Code = "CURRENCY_CHANGED"    // a player's wallet switched currency
+	ClientSeedChanged Code = "CLIENT_SEED_CHANGED" // a client seed changed within a seed session without a logged rotation
+	PositionInvalid   Code = "POSITION_INVALID"    // a box or seat number out of the table's range, or used twice in a round
+)
+
+// Voids.
+const (
+	VoidBias Code = "VOID_BIAS" // voids fall on rounds the player would have won more often than chance
+)
+
+// The dataset as a whole, against its manifest.
+const (
+	PartMissing     Code = "PART_MISSING"     // a part the manifest lists is not in the dataset
+	PartExtra       Code = "PART_EXTRA"       // a part in the dataset is not in the manifest
+	PartAltered     Code = "PART_ALTERED"     // a part's SHA-256 differs from the manifest's
+	PartTruncated   Code = "PART_TRUNCATED"   // a part's rows, first or last round or time range differ from the manifest's
+	ManifestInvalid Code = "MANIFEST_INVALID" // the manifest cannot be read, or its signature does not verify
 )
 
 // Double Hold'em.

@@ -29,7 +29,11 @@ type Round struct {
 	Game     string `json:"game"` // CasinoHoldem, LiveCasinoHoldem or DoubleHoldem
 	TableID  string `json:"table_id"`
 	Time     string `json:"time"`     // RFC 3339 UTC, when the round was dealt
-	Currency string `json:"currency"` // ISO 4217, e.g. "EUR"
+	Currency string `json:"currency"` // ISO 4217, e.g. "EUR", or a declared crypto currency code (docs/log-format.md)
+
+	// TableSeq is the round's number at its table, from 1, consecutive in
+	// time order (0 = not logged). It is what shows a dropped round.
+	TableSeq uint64 `json:"table_seq,omitempty"`
 
 	// Profile names the rules profile the round was played under and its
 	// SHA-256 (hex) over the canonical form.
@@ -73,6 +77,10 @@ type Fairness struct {
 	// (one for a single-player game).
 	ClientSeeds []string `json:"client_seeds"`
 	Nonce       uint64   `json:"nonce"`
+	// ClientSeedRotated marks the first round dealt after a player rotated
+	// a client seed within the seed session: the one logged event that
+	// lets a client seed change within a session.
+	ClientSeedRotated bool `json:"client_seed_rotated,omitempty"`
 	// Beacon is the drand round mixed into the stream, if any.
 	BeaconChain     string `json:"beacon_chain,omitempty"` // "quicknet" or "default"
 	BeaconRound     uint64 `json:"beacon_round,omitempty"`
