@@ -39,6 +39,10 @@ type Summary struct {
 	Wagered  map[string]map[string]int64   `json:"wagered"`
 	Returned map[string]map[string]int64   `json:"returned"`
 	RTP      map[string]map[string]float64 `json:"rtp"`
+	// Warnings say what the replay could not check (a dataset without a
+	// manifest, tables that do not number their rounds, an old layout):
+	// sorted, each once. They are not findings.
+	Warnings []string `json:"warnings,omitempty"`
 	// Seconds is the wall-clock time of the replay: the one field that
 	// differs from run to run.
 	Seconds float64 `json:"seconds"`
@@ -62,6 +66,14 @@ func (s *Summary) FindingsTotal() int64 {
 		n += c
 	}
 	return n
+}
+
+// Warn adds a warning (see [Summary.Warnings]).
+func (s *Summary) Warn(w string) {
+	if !slices.Contains(s.Warnings, w) {
+		s.Warnings = append(s.Warnings, w)
+		slices.Sort(s.Warnings)
+	}
 }
 
 func (s *Summary) count(f *finding.Finding) {
