@@ -129,8 +129,8 @@ type Finding struct {
 	// box or seat the finding is about (a pot's share is reported per
 	// seat), or of a round's only box (the RNG game); empty otherwise.
 	PlayerID string `json:"player_id,omitempty" parquet:"player_id,optional"`
-	// Currency is the round's currency (empty when the round is not known,
-	// as for a file that could not be read).
+	// Currency is the round's currency (empty for damaged input the reader
+	// reports: a file, row group or row that could not be read).
 	Currency string `json:"currency,omitempty" parquet:"currency,optional"`
 	// ExpectedAmount and ActualAmount are, for a money finding, the
 	// amount the replay expected and the amount the log holds, in minor
