@@ -36,6 +36,7 @@ package audit
 
 import (
 	"crypto/subtle"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,6 +100,34 @@ type Checker struct {
 	board    [5]card.Card
 
 	em emitter // the findings of the round being checked
+
+	// The ids traces hold: copies a finding of the Ledger can name, made
+	// once rather than per round. currency is the last round's currency;
+	// names are player ids by fingerprint (see playerName).
+	currency string
+	names    [nameCacheSize]struct {
+		fp   uint64
+		name string
+	}
+}
+
+// nameCacheSize is the number of player ids the Checker keeps for traces
+// (see playerName): a direct-mapped cache, 24 KiB.
+const nameCacheSize = 1024
+
+// playerName returns an owned copy of the player id id, whose
+// fingerprint is fp, for a trace: the seed's session's player, or a copy
+// kept from an earlier round. A copy is made only when the player was not
+// seen recently, so a steady replay makes none.
+func (c *Checker) playerName(fp uint64, id string) string {
+	if c.ids.ok && c.ids.player == id {
+		return c.ids.player
+	}
+	n := &c.names[fp%nameCacheSize]
+	if n.fp != fp || n.name != id {
+		n.fp, n.name = fp, strings.Clone(id)
+	}
+	return n.name
 }
 
 // NewChecker returns a Checker using cfg.
@@ -227,6 +256,10 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 	// The seed's cache also keeps the fingerprints of its session's ids.
 	c.ids = &c.seed(r.Fairness.ServerSeed, r.Fairness.ChainIndex > 0).ids
 	t.reset(r, src, c.ids)
+	if r.Currency != c.currency {
+		c.currency = strings.Clone(r.Currency)
+	}
+	t.currency = c.currency
 	if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
 		c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
 		c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)
@@ -257,11 +290,91 @@ type emitter struct {
 }
 
 func (e *emitter) add(code finding.Code, field, expected, actual, detail string) {
-	e.out = append(e.out, finding.Finding{
+	e.out = append(e.out, e.finding(code, field, expected, actual, detail, ""))
+}
+
+// addAmounts adds a money finding: one about an amount paid to or held
+// by a player, which carries the amounts as integers besides their text.
+func (e *emitter) addAmounts(a Amounts, code finding.Code, field, expected, actual, detail string) {
+	f := e.finding(code, field, expected, actual, detail, a.Player)
+	f.SetAmounts(a.Expected, a.Actual)
+	e.out = append(e.out, f)
+}
+
+// finding returns a finding about the round being checked. The player
+// concerned is player, or else the one of the box or seat field names, or
+// else the round's only box's.
+func (e *emitter) finding(code finding.Code, field, expected, actual, detail, player string) finding.Finding {
+	if player == "" {
+		player = playerOf(e.r, field)
+	}
+	return finding.Finding{
 		Code: code, Severity: finding.SeverityOf(code), RoundID: strings.Clone(e.r.RoundID),
 		File: e.src.File, Row: e.src.Row, Field: field,
 		// The round's strings may be the reader's reused buffers: a
 		// finding owns copies.
 		Expected: strings.Clone(expected), Actual: strings.Clone(actual), Detail: strings.Clone(detail),
-	})
+		PlayerID: strings.Clone(player), Currency: strings.Clone(e.r.Currency),
+	}
+}
+
+// Amounts are what a money finding carries besides its text: the amount
+// the replay expected and the amount the log holds, in minor units, and
+// the player concerned when the finding's field does not name its box or
+// seat (a pot's share).
+type Amounts struct {
+	Expected, Actual int64
+	Player           string
+}
+
+// Reporter takes the findings about the round being checked, for a
+// [DoubleChecker].
+type Reporter struct{ e *emitter }
+
+// Add reports a finding that is not about an amount.
+func (r Reporter) Add(code finding.Code, field, expected, actual, detail string) {
+	r.e.add(code, field, expected, actual, detail)
+}
+
+// AddAmounts reports a money finding with its amounts.
+func (r Reporter) AddAmounts(a Amounts, code finding.Code, field, expected, actual, detail string) {
+	r.e.addAmounts(a, code, field, expected, actual, detail)
+}
+
+// playerOf returns the player a finding about field of r concerns: the
+// player of the box or seat field names ("boxes[2].ante_return",
+// "double.seats[0].stack_before"), else the player of r's only box, else
+// "".
+func playerOf(r *round.Round, field string) string {
+	if i, ok := fieldIndex(field, "boxes["); ok {
+		if i < len(r.Boxes) {
+			return r.Boxes[i].PlayerID
+		}
+		return ""
+	}
+	if i, ok := fieldIndex(field, "double.seats["); ok {
+		if r.Double != nil && i < len(r.Double.Seats) {
+			return r.Double.Seats[i].PlayerID
+		}
+		return ""
+	}
+	if len(r.Boxes) == 1 {
+		return r.Boxes[0].PlayerID
+	}
+	return ""
+}
+
+// fieldIndex returns i when field begins with prefix, the decimal i and
+// "]".
+func fieldIndex(field, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(field, prefix)
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "]")
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(digits)
+	return i, err == nil && i >= 0
 }

@@ -250,7 +250,8 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		e.add(finding.InputDamaged, boxField(i, "decision"), `"call", "fold" or ""`, quote(b.Decision), "")
 		return
 	}
-	t.addPlayer(c.ids.fingerprintPlayer(b.PlayerID), b.BalanceBefore, b.BalanceAfter, i, false)
+	fp := c.ids.fingerprintPlayer(b.PlayerID)
+	t.addPlayer(fp, c.playerName(fp, b.PlayerID), b.BalanceBefore, b.BalanceAfter, i, false)
 
 	// Balance arithmetic.
 	stakes, err1 := money.Sum(b.Ante, b.Call, b.Bonus)
@@ -266,7 +267,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 	if err1 != nil || err2 != nil || err3 != nil {
 		e.add(finding.InputDamaged, boxField(i, "balance_after"), "amounts within int64", "overflow", "")
 	} else if after != b.BalanceAfter {
-		e.add(finding.BalanceMismatch, boxField(i, "balance_after"), strconv.FormatInt(after, 10), strconv.FormatInt(b.BalanceAfter, 10),
+		e.addAmounts(Amounts{Expected: after, Actual: b.BalanceAfter}, finding.BalanceMismatch, boxField(i, "balance_after"), strconv.FormatInt(after, 10), strconv.FormatInt(b.BalanceAfter, 10),
 			fmt.Sprintf("before %d - stakes %d + returns %d", b.BalanceBefore, stakes, rets))
 	}
 
@@ -325,17 +326,22 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 // diagnose names why a box's returns differ from the re-settlement, by
 // re-settling it counterfactually.
 func (c *Checker) diagnose(i int, b *round.Box, rules *CasinoRules, f *facts, want, got returns, capped bool, e *emitter) {
+	// Each finding is about one return: its amounts are the return
+	// re-settled and the return logged.
+	ret := func(code finding.Code, name string, want, got int64, detail string) {
+		e.addAmounts(Amounts{Expected: want, Actual: got}, code, boxField(i, name), strconv.FormatInt(want, 10), strconv.FormatInt(got, 10), detail)
+	}
 	report := func(code finding.Code, detail string) {
 		if got.ante != want.ante {
-			e.add(code, boxField(i, "ante_return"), strconv.FormatInt(want.ante, 10), strconv.FormatInt(got.ante, 10), detail)
+			ret(code, "ante_return", want.ante, got.ante, detail)
 		}
 		if got.call != want.call {
-			e.add(code, boxField(i, "call_return"), strconv.FormatInt(want.call, 10), strconv.FormatInt(got.call, 10), detail)
+			ret(code, "call_return", want.call, got.call, detail)
 		}
 	}
 	if f.decision == "void" {
 		if got.bonus != want.bonus {
-			e.add(finding.VoidNotRefunded, boxField(i, "bonus_return"), strconv.FormatInt(want.bonus, 10), strconv.FormatInt(got.bonus, 10), "void: every stake returned")
+			ret(finding.VoidNotRefunded, "bonus_return", want.bonus, got.bonus, "void: every stake returned")
 		}
 		report(finding.VoidNotRefunded, "void: every stake returned")
 		return
@@ -345,7 +351,7 @@ func (c *Checker) diagnose(i int, b *round.Box, rules *CasinoRules, f *facts, wa
 		if f.decision != "call" && rules.forfeit && got.bonus > 0 {
 			code, detail = finding.BonusPaidAfterFold, "fold forfeits the AA Bonus"
 		}
-		e.add(code, boxField(i, "bonus_return"), strconv.FormatInt(want.bonus, 10), strconv.FormatInt(got.bonus, 10), detail)
+		ret(code, "bonus_return", want.bonus, got.bonus, detail)
 	}
 	if got.ante == want.ante && got.call == want.call {
 		return

@@ -11,12 +11,13 @@ import (
 )
 
 // DoubleChecker re-settles a Double Hold'em hand with the rules engine and
-// reports every difference from the log through add, with its code
-// ([finding.DHIllegalAction], [finding.DHPotWrongWinner], ...). The
-// Checker itself checks the cards, chip conservation and the stacks.
+// reports every difference from the log to rep, with its code
+// ([finding.DHIllegalAction], [finding.DHPotWrongWinner], ...), and the
+// amounts of those about money. The Checker itself checks the cards, chip
+// conservation and the stacks.
 type DoubleChecker interface {
 	// conserved is false when the Checker found the chips not conserved.
-	CheckDouble(r *round.Round, conserved bool, add func(code finding.Code, field, expected, actual, detail string))
+	CheckDouble(r *round.Round, conserved bool, rep Reporter)
 }
 
 // checkDouble checks a Double Hold'em hand.
@@ -72,7 +73,8 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	var err error
 	for i := range d.Seats {
 		s := &d.Seats[i]
-		t.addPlayer(fingerprint(s.PlayerID), s.StackBefore, s.StackAfter, i, true)
+		fp := fingerprint(s.PlayerID)
+		t.addPlayer(fp, c.playerName(fp, s.PlayerID), s.StackBefore, s.StackAfter, i, true)
 		if before, err = money.Add(before, s.StackBefore); err == nil {
 			after, err = money.Add(after, s.StackAfter)
 		}
@@ -88,11 +90,16 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	conserved := true
 	if sum, err := money.Add(after, d.Rake); err != nil || sum != before {
 		conserved = false
-		e.add(finding.DHChipsNotConserved, "double.seats", fmt.Sprintf("stacks after + rake = %d (stacks before)", before),
-			fmt.Sprintf("%d + %d = %d", after, d.Rake, after+d.Rake), "")
+		expected, actual := fmt.Sprintf("stacks after + rake = %d (stacks before)", before), fmt.Sprintf("%d + %d = %d", after, d.Rake, after+d.Rake)
+		if err != nil {
+			// The actual amount cannot be formed: no amounts.
+			e.add(finding.DHChipsNotConserved, "double.seats", expected, actual, "stacks after + rake overflows int64")
+		} else {
+			e.addAmounts(Amounts{Expected: before, Actual: sum}, finding.DHChipsNotConserved, "double.seats", expected, actual, "")
+		}
 	}
 	if ok && !dealt.dup && c.cfg.Double != nil {
-		c.cfg.Double.CheckDouble(r, conserved, e.add)
+		c.cfg.Double.CheckDouble(r, conserved, Reporter{e})
 	}
 }
 

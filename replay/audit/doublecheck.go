@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/double"
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -30,10 +32,10 @@ type DoubleEngine struct {
 var settlers = sync.Pool{New: func() any { return &double.Settler{Lean: true} }}
 
 // CheckDouble implements [DoubleChecker].
-func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code finding.Code, field, expected, actual, detail string)) {
+func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, rep Reporter) {
 	p, err := d.Rules.Profile(r)
 	if err != nil {
-		add(finding.ProfileMismatch, "profile", "a Double Hold'em profile", quote(r.Profile), err.Error())
+		rep.Add(finding.ProfileMismatch, "profile", "a Double Hold'em profile", quote(r.Profile), err.Error())
 		return
 	}
 	st := settlers.Get().(*double.Settler)
@@ -49,11 +51,11 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 				a := r.Double.Actions[ae.Index]
 				act = fmt.Sprintf("seat %d %s %d", a.Seat, a.Kind, a.Amount)
 			}
-			add(finding.DHIllegalAction, "double.actions["+strconv.Itoa(ae.Index)+"]", "a legal action", act, ae.Reason)
+			rep.Add(finding.DHIllegalAction, "double.actions["+strconv.Itoa(ae.Index)+"]", "a legal action", act, ae.Reason)
 		case errors.As(err, &he) && strings.HasSuffix(he.Field, ".bonus_card") && strings.Contains(he.Reason, "automatic rule"):
-			add(finding.DHBonusCardWrong, he.Field, "the card the automatic rule selects", "another card", he.Reason)
+			rep.Add(finding.DHBonusCardWrong, he.Field, "the card the automatic rule selects", "another card", he.Reason)
 		default:
-			add(finding.InputDamaged, "double", "a hand the rules engine can settle", "error", err.Error())
+			rep.Add(finding.InputDamaged, "double", "a hand the rules engine can settle", "error", err.Error())
 		}
 		return
 	}
@@ -65,10 +67,10 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 		if h.Rake < res.Rake {
 			code = finding.ReturnMismatch
 		}
-		add(code, "double.rake", strconv.FormatInt(res.Rake, 10), strconv.FormatInt(h.Rake, 10), "")
+		rep.AddAmounts(Amounts{Expected: res.Rake, Actual: h.Rake}, code, "double.rake", strconv.FormatInt(res.Rake, 10), strconv.FormatInt(h.Rake, 10), "")
 	}
 	if len(h.Pots) != len(res.Pots) {
-		add(finding.DHSidePotWrong, "double.pots", fmt.Sprintf("%d pots", len(res.Pots)), fmt.Sprintf("%d pots", len(h.Pots)), "")
+		rep.Add(finding.DHSidePotWrong, "double.pots", fmt.Sprintf("%d pots", len(res.Pots)), fmt.Sprintf("%d pots", len(h.Pots)), "")
 		return
 	}
 	// The engine's pots are after rake; with a wrong rake, compare the
@@ -78,8 +80,13 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 		want, got := &res.Pots[i], &h.Pots[i]
 		field := "double.pots[" + strconv.Itoa(i) + "]"
 		if (rakeOK && want.Amount != got.Amount) || !slices.Equal(want.Eligible, got.Eligible) {
-			add(finding.DHSidePotWrong, field, fmt.Sprintf("amount %d, eligible %v", want.Amount, want.Eligible),
-				fmt.Sprintf("amount %d, eligible %v", got.Amount, got.Eligible), "")
+			expected, actual := fmt.Sprintf("amount %d, eligible %v", want.Amount, want.Eligible), fmt.Sprintf("amount %d, eligible %v", got.Amount, got.Eligible)
+			if rakeOK {
+				// The pot's amounts (after the rake) were compared.
+				rep.AddAmounts(Amounts{Expected: want.Amount, Actual: got.Amount}, finding.DHSidePotWrong, field, expected, actual, "")
+			} else {
+				rep.Add(finding.DHSidePotWrong, field, expected, actual, "")
+			}
 			return
 		}
 	}
@@ -89,7 +96,7 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 		ws, gs := sortedCopy(want.Winners), sortedCopy(got.Winners)
 		switch {
 		case !slices.Equal(ws, gs):
-			add(finding.DHPotWrongWinner, field+".winners", fmt.Sprint(want.Winners), fmt.Sprint(got.Winners), "")
+			reportShares(rep, h, want, got, finding.DHPotWrongWinner, field+".winners", fmt.Sprint(want.Winners), fmt.Sprint(got.Winners))
 			potFound = true
 		case !rakeOK:
 		case !sharesEqual(want, got):
@@ -97,7 +104,7 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 			if slices.Equal(sortedCopy64(want.Shares), sortedCopy64(got.Shares)) {
 				code = finding.DHOddChipWrong
 			}
-			add(code, field+".shares", fmt.Sprintf("%v to %v", want.Shares, want.Winners), fmt.Sprintf("%v to %v", got.Shares, got.Winners), "")
+			reportShares(rep, h, want, got, code, field+".shares", fmt.Sprintf("%v to %v", want.Shares, want.Winners), fmt.Sprintf("%v to %v", got.Shares, got.Winners))
 			potFound = true
 		}
 	}
@@ -107,8 +114,66 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, add func(code 
 	for i := range h.Seats {
 		s := &h.Seats[i]
 		if want := res.StackAfter[s.Seat]; want != s.StackAfter {
-			add(finding.DHPotWrongWinner, seatField(i, "stack_after"), strconv.FormatInt(want, 10), strconv.FormatInt(s.StackAfter, 10), "the pots as logged do not give this stack")
+			rep.AddAmounts(Amounts{Expected: want, Actual: s.StackAfter}, finding.DHPotWrongWinner, seatField(i, "stack_after"), strconv.FormatInt(want, 10), strconv.FormatInt(s.StackAfter, 10), "the pots as logged do not give this stack")
 		}
+	}
+}
+
+// reportShares reports a pot whose winners or shares differ from the
+// re-settlement's (want) once per seat whose share of the pot differs,
+// with that seat's player and its share expected and logged (0 for a seat
+// that is not among the winners): the sums of a player's findings are then
+// what the pot took from or gave to the player. When no seat's share
+// differs (a seat listed twice, say) or a seat's shares overflow, the pot
+// is reported once, without amounts.
+func reportShares(rep Reporter, h *round.DoubleHand, want, got *round.Pot, code finding.Code, field, expected, actual string) {
+	type share struct {
+		seat      int
+		want, got int64
+	}
+	var seats []share
+	addShare := func(seat int, amount int64, logged bool) bool {
+		k := slices.IndexFunc(seats, func(s share) bool { return s.seat == seat })
+		if k < 0 {
+			seats = append(seats, share{seat: seat})
+			k = len(seats) - 1
+		}
+		var err error
+		if logged {
+			seats[k].got, err = money.Add(seats[k].got, amount)
+		} else {
+			seats[k].want, err = money.Add(seats[k].want, amount)
+		}
+		return err == nil
+	}
+	ok := true
+	for _, p := range []struct {
+		pot    *round.Pot
+		logged bool
+	}{{want, false}, {got, true}} {
+		for j, w := range p.pot.Winners {
+			var amount int64
+			if j < len(p.pot.Shares) {
+				amount = p.pot.Shares[j]
+			}
+			ok = addShare(w, amount, p.logged) && ok
+		}
+	}
+	slices.SortFunc(seats, func(a, b share) int { return cmp.Compare(a.seat, b.seat) })
+	n := 0
+	for _, s := range seats {
+		if !ok || s.want == s.got {
+			continue
+		}
+		player := ""
+		if k := slices.IndexFunc(h.Seats, func(x round.Seat) bool { return x.Seat == s.seat }); k >= 0 {
+			player = h.Seats[k].PlayerID
+		}
+		rep.AddAmounts(Amounts{Expected: s.want, Actual: s.got, Player: player}, code, field, expected, actual, "seat "+strconv.Itoa(s.seat)+"'s share")
+		n++
+	}
+	if n == 0 {
+		rep.Add(code, field, expected, actual, "")
 	}
 }
 

@@ -59,6 +59,8 @@ type traceRound struct {
 
 	chainIndex uint64 // the round's hash-chain index, from 1; 0 for none
 
+	currency string // the round's currency (owned: see Checker.currency)
+
 	player playerBalance // the first box or seat; the others are in Trace.more
 	np     int
 }
@@ -72,6 +74,7 @@ type chainLink struct {
 
 type playerBalance struct {
 	id            uint64 // fingerprint of the player id
+	name          string // the player id (owned: see Checker.playerName), for findings
 	before, after int64
 	slot          int8 // box or seat index
 	seat          bool
@@ -122,8 +125,8 @@ func (c *idCache) fingerprintPlayer(id string) uint64 {
 	return fingerprint(id)
 }
 
-func (t *Trace) addPlayer(fp uint64, before, after int64, slot int, seat bool) {
-	p := playerBalance{fp, before, after, int8(slot), seat}
+func (t *Trace) addPlayer(fp uint64, name string, before, after int64, slot int, seat bool) {
+	p := playerBalance{fp, name, before, after, int8(slot), seat}
 	switch t.np {
 	case 0:
 		t.player = p
@@ -247,10 +250,7 @@ const observeBatch = 32
 // findings to out and returns the extended slice.
 func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	add := func(code finding.Code, field, expected, actual, detail string) {
-		out = append(out, finding.Finding{
-			Code: code, Severity: finding.SeverityOf(code), RoundID: t.RoundID,
-			File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
-		})
+		out = append(out, t.finding(code, field, expected, actual, detail, nil))
 	}
 	ord := l.places.add(t.Src.File, t.Src.Row)
 	if !l.ids.add(&t.traceRound) {
@@ -280,12 +280,31 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
 			}
-			add(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
-				strconv.FormatInt(p.before, 10), "")
+			f := t.finding(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
+				strconv.FormatInt(p.before, 10), "", p)
+			f.SetAmounts(last.after, p.before)
+			out = append(out, f)
 		}
 		l.players.set(p.id, lastBalance{p.after, ord})
 	}
 	return out
+}
+
+// finding returns a finding about t's round. The player concerned is p's
+// when p is not nil, or else the round's only box's.
+func (t *Trace) finding(code finding.Code, field, expected, actual, detail string, p *playerBalance) finding.Finding {
+	if p == nil && t.np == 1 && !t.player.seat {
+		p = &t.player
+	}
+	f := finding.Finding{
+		Code: code, Severity: finding.SeverityOf(code), RoundID: t.RoundID,
+		File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
+		Currency: t.currency,
+	}
+	if p != nil {
+		f.PlayerID = p.name
+	}
+	return f
 }
 
 func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {

@@ -319,7 +319,7 @@ func benchmarkLedgerObserve(b *testing.B, numbered, churn bool) {
 		if churn {
 			t.ClientFP, player = uint64(i/3), uint64(i/3)
 		}
-		t.addPlayer(player, 0, 0, 0, false)
+		t.addPlayer(player, "", 0, 0, 0, false)
 	}
 	b.ResetTimer()
 	for range b.N {

@@ -99,7 +99,7 @@ func SeverityOf(code Code) Severity {
 }
 
 // Compare orders findings by file, row, code, field, then the remaining
-// fields: the order of every findings file the replayer writes, so that
+// fields (the amounts nil first): the order of every findings file the replayer writes, so that
 // the output does not depend on the number of workers.
 func Compare(a, b Finding) int {
 	return cmp.Or(
@@ -111,5 +111,23 @@ func Compare(a, b Finding) int {
 		cmp.Compare(a.Expected, b.Expected),
 		cmp.Compare(a.Actual, b.Actual),
 		cmp.Compare(a.Detail, b.Detail),
+		cmp.Compare(a.PlayerID, b.PlayerID),
+		cmp.Compare(a.Currency, b.Currency),
+		compareAmount(a.ExpectedAmount, b.ExpectedAmount),
+		compareAmount(a.ActualAmount, b.ActualAmount),
+		compareAmount(a.Difference, b.Difference),
 	)
+}
+
+// compareAmount orders nil before any amount.
+func compareAmount(a, b *int64) int {
+	switch {
+	case a != nil && b != nil:
+		return cmp.Compare(*a, *b)
+	case a != nil:
+		return 1
+	case b != nil:
+		return -1
+	}
+	return 0
 }

@@ -27,6 +27,9 @@ func catalogueMarkdown() string {
 	for _, in := range Catalogue() {
 		fmt.Fprintf(&b, "\n### %s\n\nSeverity: **%s**. %s\n\nExample: field `%s`, expected `%s`, actual `%s`.\n",
 			in.Code, in.Severity, in.Meaning, in.Field, in.Expected, in.Actual)
+		if IsMoney(in.Code) {
+			b.WriteString("\nA money finding: it carries `expected_amount`, `actual_amount` and `difference` ([Amounts](#amounts)).\n")
+		}
 	}
 	b.WriteString("\n" + docEnd)
 	return b.String()

@@ -3,6 +3,8 @@
 // actual value. docs/findings.md documents every code with an example.
 package finding
 
+import "github.com/fairhold/fairhold/replay/money"
+
 // Code identifies a kind of finding. Codes are stable: they appear in
 // reports and in the simulator's fault catalogue.
 type Code string
@@ -104,6 +106,14 @@ const (
 )
 
 // Finding is one problem found in one round.
+//
+// Expected and Actual are the replay's and the log's values as text, for
+// a reader. A finding about money paid to or held by a player (a return, a
+// balance, a stack, a pot, a share, the rake, the chips of a hand; see
+// docs/findings.md) also carries the two amounts as integers, in minor
+// units of Currency, and their difference, so that a query engine can sum
+// them; the other findings leave the three amounts nil (null in Parquet,
+// absent in JSON). Set them with [Finding.SetAmounts].
 type Finding struct {
 	Code     Code     `json:"code" parquet:"code"`
 	Severity Severity `json:"severity" parquet:"severity"`
@@ -114,4 +124,51 @@ type Finding struct {
 	Expected string   `json:"expected" parquet:"expected"`
 	Actual   string   `json:"actual" parquet:"actual"`
 	Detail   string   `json:"detail,omitempty" parquet:"detail"`
+
+	// PlayerID is the player concerned, when one is: the player of the
+	// box or seat the finding is about (a pot's share is reported per
+	// seat), or of a round's only box (the RNG game); empty otherwise.
+	PlayerID string `json:"player_id,omitempty" parquet:"player_id,optional"`
+	// Currency is the round's currency (empty for damaged input the reader
+	// reports: a file, row group or row that could not be read).
+	Currency string `json:"currency,omitempty" parquet:"currency,optional"`
+	// ExpectedAmount and ActualAmount are, for a money finding, the
+	// amount the replay expected and the amount the log holds, in minor
+	// units; nil otherwise.
+	ExpectedAmount *int64 `json:"expected_amount,omitempty" parquet:"expected_amount,optional"`
+	ActualAmount   *int64 `json:"actual_amount,omitempty" parquet:"actual_amount,optional"`
+	// Difference is ActualAmount - ExpectedAmount: an amount paid to or
+	// held by a player that is short is negative. Nil when either amount
+	// is, or when the difference would overflow int64 (Detail says so).
+	Difference *int64 `json:"difference,omitempty" parquet:"difference,optional"`
+}
+
+// SetAmounts sets f's expected and actual amounts and their difference,
+// actual - expected, in checked arithmetic: a difference that would
+// overflow int64 is left nil and Detail says so. It allocates once.
+func (f *Finding) SetAmounts(expected, actual int64) {
+	a := new([3]int64)
+	a[0], a[1] = expected, actual
+	f.ExpectedAmount, f.ActualAmount = &a[0], &a[1]
+	d, err := money.Sub(actual, expected)
+	if err != nil {
+		f.AddDetail(DifferenceOverflow)
+		return
+	}
+	a[2] = d
+	f.Difference = &a[2]
+}
+
+// DifferenceOverflow is the note Detail gets when a finding's difference
+// would overflow int64.
+const DifferenceOverflow = "difference overflows int64, left null"
+
+// AddDetail appends note to f's Detail, after a "; " when Detail is not
+// empty.
+func (f *Finding) AddDetail(note string) {
+	if f.Detail == "" {
+		f.Detail = note
+		return
+	}
+	f.Detail += "; " + note
 }
