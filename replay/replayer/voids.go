@@ -33,16 +33,21 @@ import (
 // confidence interval at level 1 - [VoidBiasAlpha] (at 1,000,000 played
 // rounds and w near 0.43 it is w + 0.0024). A table with P <
 // [VoidBiasAlpha] is a VOID_BIAS finding: a false one has probability at
-// most 2 * 10^-6 per table, so none is expected on 10,000,000 clean rounds
-// of any number of tables below a few thousand.
+// most 2 * 10^-6 per table (10^-6 that the reference rate is below the
+// true one, 10^-6 that the test rejects when it is not), however many
+// rounds the table has: at most 2T * 10^-6 for a log of T tables, 10,000,000
+// clean rounds included.
 //
-// Power: with every void a win, the test needs ceil(log(10^-6) / log(w))
-// voids, 17 at w = 0.43 (docs/findings.md gives the figures of the
-// simulated tables). With voids at the honest rate v (2 per 1,000 in the
-// simulator) among N rounds and an operator voiding E winning rounds more,
-// the excess is found at about 50% power when E reaches 4.75 standard
-// deviations of the honest wins, 4.75 sqrt(v N w (1 - w)): about 330 at
-// 10,000,000 rounds (0.0033% of the rounds).
+// Power (measured with these functions; w = 0.432 for the simulated
+// single-box table, whose players call most hands, and 0.491 for a round
+// of the simulated live table): when every void is a win the test needs
+// 17 voids at the single-box table and 20 at the live table once the
+// played rounds are many (100,000 or more; 18 and 21 at 10,000, 21 and 25
+// at 1,000, where the reference rate is higher). With honest voids at 2
+// per 1,000 rounds, an operator voiding E won rounds more is found with
+// probability 1/2 at E = 35, 75, 206 and 625 at the single-box table
+// (41, 84, 232 and 704 at the live table) for 10^4, 10^5, 10^6 and 10^7
+// rounds: 0.35% of the rounds at 10^4, 0.006% at 10^7.
 //
 // Double Hold'em voids are counted per table and reason but not tested:
 // the house is not a party to the pots (the players play each other and
