@@ -28,8 +28,9 @@ var logPositionNames = [logPositions]string{"player-1", "player-2", "flop-1", "f
 // LogBattery accumulates the rounds of a round log for the log battery:
 // card by position (global, and per position cards, suits and ranks),
 // starting hands, the AA Bonus rate, cards shared by successive rounds,
-// repeated fairness inputs and rounds that repeat a card. Add rounds in log
-// order with [LogBattery.Add], then call [LogBattery.Report].
+// repeated deals, repeated fairness inputs and rounds that repeat a card.
+// Add rounds in log order with [LogBattery.Add], then call
+// [LogBattery.Report].
 type LogBattery struct {
 	rounds   uint64
 	pos      [logPositions][DeckSize]uint64
@@ -39,7 +40,47 @@ type LogBattery struct {
 	prev     uint64 // bit set of the previous round's tested cards
 	invalid  uint64 // rounds whose recorded cards repeat
 	seeds    []uint64
+	deals    []uint64 // the dealt cards of the rounds that show all nine (dealKey)
 	skipped  map[string]uint64
+}
+
+// Repeated deals. A shuffler whose state comes from a small seed (a 32-bit
+// seed) deals the same deck whenever a seed repeats, which no test of
+// single positions sees. The collision test counts the rounds whose dealt
+// cards repeat an earlier round's: the first box's two cards, the
+// dealer's two and the five of the board, in dealing order (positions
+// c[0], c[1], then the dealer's and the board's). Under a uniform shuffle
+// these nine cards are one of N = 52!/43! (about 1.3 * 10^15) ordered
+// outcomes, equally likely, so two rounds show the same ones with
+// probability 1/N and the number of colliding pairs among m rounds has
+// mean C(m, 2)/N exactly; the count of rounds that repeat an earlier one is
+// at most the number of colliding pairs, and is Poisson with that mean as
+// N grows. Nine cards rather than the five every round deals before a
+// decision (the first box and the flop, N = 311,875,200): at 10^6 rounds
+// the five-card key has 1,603 chance collisions, against which a 32-bit
+// seed's 116 repeated decks are 2.9 standard deviations, not enough; the
+// nine-card key has 0.0004. A round log shows the dealer's cards and the
+// whole board even after a fold (docs/log-format.md section 3.2); when
+// some rounds do not, only those that do are keyed, and as which rounds
+// show them may depend on the cards (a decision), the mean is taken as
+// C(m, 2)/N times n/m, n the rounds tested and m those keyed: the largest
+// it can be when a round is keyed with a probability that depends on its
+// cards (the sum over outcomes of P(x)^2 s(x)/s^2 with s(x) <= 1 and s the
+// mean of s(x) is at most 1/(N s)).
+const dealCards = 9
+
+// dealOutcomes is 52!/43!, the number of ordered outcomes of nine cards.
+const dealOutcomes = 52.0 * 51 * 50 * 49 * 48 * 47 * 46 * 45 * 44
+
+// dealKey packs nine card indices (6 bits each) into 54 bits: two rounds
+// have the same key exactly when they show the same cards in the same
+// order.
+func dealKey(cs *[dealCards]uint8) uint64 {
+	var k uint64
+	for _, c := range cs {
+		k = k<<6 | uint64(c)
+	}
+	return k
 }
 
 // NewLogBattery returns an empty log battery.
@@ -86,9 +127,15 @@ func (b *LogBattery) Add(r *round.Round) error {
 			}
 		}
 	}
+	var deal [dealCards]uint8
+	deal[0], deal[1] = cs[0], cs[1]
 	for j, s := range r.Dealer {
-		if _, err := addCard(fmt.Sprintf("dealer[%d]", j), s); err != nil {
+		c, err := addCard(fmt.Sprintf("dealer[%d]", j), s)
+		if err != nil {
 			return err
+		}
+		if j < 2 {
+			deal[2+j] = c
 		}
 	}
 	for j, s := range r.Board {
@@ -99,6 +146,12 @@ func (b *LogBattery) Add(r *round.Round) error {
 		if j < 3 {
 			cs[2+j] = c
 		}
+		if j < 5 {
+			deal[4+j] = c
+		}
+	}
+	if len(r.Dealer) == 2 && len(r.Board) == 5 {
+		b.deals = append(b.deals, dealKey(&deal))
 	}
 	if !valid {
 		b.invalid++
@@ -145,6 +198,20 @@ func inputFingerprint(f *round.Fairness) uint64 {
 	return binary.BigEndian.Uint64(h.Sum(nil))
 }
 
+// dealCollisionMean is the null mean of the collision count of m keyed
+// rounds among n tested: C(m, 2)/N, times n/m when some rounds are not
+// keyed (see dealCards).
+func dealCollisionMean(n, m uint64) float64 {
+	if m < 2 {
+		return 0
+	}
+	mean := float64(m) * float64(m-1) / 2 / dealOutcomes
+	if m < n {
+		mean *= float64(n) / float64(m)
+	}
+	return mean
+}
+
 // sharedProb is the probability that two independent deals of five cards
 // share a card: 1 - C(47,5)/C(52,5).
 const sharedProb = 1 - 1533939.0/2598960
@@ -186,6 +253,7 @@ func (b *LogBattery) Report(alpha float64) (*Report, error) {
 	z := (float64(b.shared) - m*sharedProb) / math.Sqrt(m*sharedProb*(1-sharedProb))
 	ts = append(ts, chiTest("serial/shared-cards", "serial", z*z, 1))
 	pairs := n * (n - 1) / 2
+	ts = append(ts, countTest("collisions/deals", countRepeats(b.deals), dealCollisionMean(b.rounds, uint64(len(b.deals)))))
 	ts = append(ts, countTest("collisions/seeds", countRepeats(b.seeds), pairs*math.Exp2(-64)))
 	vp := 1.0
 	if b.invalid > 0 {
@@ -196,6 +264,9 @@ func (b *LogBattery) Report(alpha float64) (*Report, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d rounds skipped: %s", b.skipped[k], k))
 	}
 	r.Notes = append(r.Notes, "log battery: tests the dealt positions player-1, player-2, flop-1..3 of each round")
+	if k := uint64(len(b.deals)); k < b.rounds {
+		r.Notes = append(r.Notes, fmt.Sprintf("collisions/deals: %d of %d rounds show the dealer's two cards and the whole board; the mean is bounded for the selection", k, b.rounds))
+	}
 	holm(ts, alpha)
 	r.Tests = ts
 	r.Pass = true

@@ -2,6 +2,8 @@ package stats
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,7 +61,7 @@ func TestLogBattery(t *testing.T) {
 	honestRounds := logRounds(t, SchemeSource{Scheme: mustScheme(t, scheme.FairholdV1Name), Seed: 5}, n, seed)
 	r := logReport(t, honestRounds)
 	assert.True(t, r.Pass, "failed: %v", r.Failed())
-	assert.Len(t, r.Tests, 1+3*5+2+1+1+1)
+	assert.Len(t, r.Tests, 1+3*5+2+1+2+1)
 	assert.Equal(t, 5*51, r.Tests[0].DF)
 
 	for _, tc := range []struct {
@@ -153,4 +155,88 @@ func TestPositionGlobalCovariance(t *testing.T) {
 			assert.InDelta(t, float64(tc.df), mat.Trace(&qm), 1e-9)
 		})
 	}
+}
+
+// feedLog deals n rounds from src into a log battery, as a round log shows
+// them (box 1, the dealer, the board), with distinct logged fairness
+// inputs, reusing one round.
+func feedLog(t *testing.T, b *LogBattery, src Source, n uint64) {
+	t.Helper()
+	d, err := src.NewDealer()
+	require.NoError(t, err)
+	var texts [DeckSize]string
+	for c := range texts {
+		texts[c] = card.Card(c).String()
+	}
+	r := round.Round{Game: round.CasinoHoldem, Boxes: []round.Box{{Box: 1, Cards: make([]string, 2)}},
+		Dealer: make([]string, 2), Board: make([]string, 5),
+		Fairness: round.Fairness{Scheme: "fairhold/v1", ClientSeeds: []string{"c"}}}
+	var deck [DeckSize]uint8
+	for i := range n {
+		_, err := d.Deck(i, &deck)
+		require.NoError(t, err)
+		r.Boxes[0].Cards[0], r.Boxes[0].Cards[1] = texts[deck[0]], texts[deck[1]]
+		r.Dealer[0], r.Dealer[1] = texts[deck[2]], texts[deck[3]]
+		for j := range 5 {
+			r.Board[j] = texts[deck[4+j]]
+		}
+		r.Fairness.Nonce = i
+		require.NoError(t, b.Add(&r))
+	}
+}
+
+// seed32 is a shuffler seeded per round with a 32-bit seed (a uint32
+// derived from the round number): textbook Fisher-Yates on math/rand's
+// PCG, whose whole state comes from the seed, so the 2^32 seeds give at
+// most 2^32 decks.
+var seed32 = doubleSource{shuffle: honest, seedOf: func(i uint64) uint64 { return uint64(uint32(mix(i))) },
+	newRand: func(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }}
+
+// TestLogBatteryRepeatedDeals: a shuffler seeded from 32 bits passes every
+// other test of the log battery and fails collisions/deals at 1,000,000
+// rounds (C(10^6, 2)/2^32 = 116 repeated decks expected, against 0.0004 by
+// chance); fairhold/v1 passes at the same size.
+func TestLogBatteryRepeatedDeals(t *testing.T) {
+	n := uint64(1_000_000)
+	if testing.Short() {
+		n = 300_000 // 10.5 repeated decks expected
+	}
+	b := NewLogBattery()
+	feedLog(t, b, seed32, n)
+	r, err := b.Report(0)
+	require.NoError(t, err)
+	assert.False(t, r.Pass)
+	var failed []string
+	for _, ts := range r.Failed() {
+		failed = append(failed, ts.Name)
+	}
+	assert.Equal(t, []string{"collisions/deals"}, failed, "only the collision test sees a 32-bit seed")
+	for _, ts := range r.Tests {
+		if ts.Name == "collisions/deals" {
+			t.Logf("32-bit seeds, %d rounds: %v repeated deals, P = %.3g", n, ts.Statistic, ts.P)
+			assert.Greater(t, ts.Statistic, float64(n*n/2)/math.Exp2(32)/3)
+		}
+	}
+
+	b = NewLogBattery()
+	feedLog(t, b, SchemeSource{Scheme: mustScheme(t, scheme.FairholdV1Name), Seed: 11}, n)
+	r, err = b.Report(0)
+	require.NoError(t, err)
+	assert.True(t, r.Pass, "failed: %v", r.Failed())
+}
+
+func TestDealCollisionMean(t *testing.T) {
+	assert.InDelta(t, 1335062881152000.0, dealOutcomes, 0.5)
+	assert.InDelta(t, 999999*1e6/2/1335062881152000.0, dealCollisionMean(1e6, 1e6), 1e-12)
+	// Half the rounds keyed: the mean of their pairs, doubled.
+	assert.InDelta(t, 500*499/2/dealOutcomes*2, dealCollisionMean(1000, 500), 1e-20)
+	assert.Zero(t, dealCollisionMean(1000, 1))
+	var cs [dealCards]uint8
+	for i := range cs {
+		cs[i] = uint8(51 - i)
+	}
+	k := dealKey(&cs)
+	assert.Less(t, k, uint64(1)<<54)
+	cs[8]--
+	assert.NotEqual(t, k, dealKey(&cs))
 }

@@ -7,11 +7,11 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
@@ -23,11 +23,12 @@ import (
 const replayMemoryLimit = 270 << 20
 
 type replayOptions struct {
-	profile  string
-	workers  int
-	asJSON   bool
-	findings string
-	heap     string
+	profile    string
+	workers    int
+	asJSON     bool
+	findings   string
+	heap       string
+	currencies []string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -50,9 +51,15 @@ summary's "seconds".
 Rounds are settled under the profile each round names (a built-in profile),
 or under --profile for every round.
 
+Totals are kept per game, currency and bet type, never added across
+currencies. ISO 4217 codes and the common crypto currencies (BTC 8 decimals,
+ETH 9 (gwei), USDT 6, ...) are known; --currency CODE:DECIMALS declares
+another one, or another unit for a known one (ETH:18 for wei).
+
 Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 		Example: `  fairhold replay day/ --json
-  fairhold replay day/ --workers 2 --findings findings.parquet`,
+  fairhold replay day/ --workers 2 --findings findings.parquet
+  fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd, args, o)
@@ -64,6 +71,7 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
+	f.StringArrayVar(&o.currencies, "currency", nil, "declare a currency's decimals, `CODE:DECIMALS` (repeatable), e.g. ETH:18")
 	return cmd
 }
 
@@ -71,25 +79,37 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if o.workers < 0 {
 		return usageErrorf("--workers %d: want 0 (the number of CPUs) or more", o.workers)
 	}
-	var declared *profile.Profile
+	var declaredProfile *profile.Profile
 	if o.profile != "" {
 		p, err := profile.Load(o.profile)
 		if err != nil {
 			return usageError(err)
 		}
-		declared = p
+		declaredProfile = p
 	}
 	if o.findings != "" {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
 		}
 	}
+	declared := map[string]int{}
+	for _, c := range o.currencies {
+		code, d, err := currency.ParseDeclaration(c)
+		if err != nil {
+			return usageError(fmt.Errorf("--currency: %w", err))
+		}
+		declared[code] = d
+	}
+	currencies, err := currency.NewTable(declared)
+	if err != nil {
+		return usageError(fmt.Errorf("--currency: %w", err))
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Keep the heap near what the row groups in flight need instead of
 		// letting it grow to twice the live data between collections.
 		debug.SetMemoryLimit(replayMemoryLimit)
 	}
-	rules, err := audit.NewRulebook(declared)
+	rules, err := audit.NewRulebook(declaredProfile)
 	if err != nil {
 		return err
 	}
@@ -112,8 +132,9 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	const sampleMax = 20
 	var sample []finding.Finding
 	opts := replayer.Options{
-		Workers: o.workers,
-		Config:  &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
+		Workers:    o.workers,
+		Config:     &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
+		Currencies: currencies,
 		Findings: func(f *finding.Finding) error {
 			if len(sample) < sampleMax {
 				sample = append(sample, *f)
@@ -171,12 +192,37 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 
 func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Finding, findingsFile string) {
 	fmt.Fprintf(w, "rounds:    %d (%.1f s, %.0f rounds/s)\n", s.Rounds, s.Seconds, float64(s.Rounds)/max(s.Seconds, 1e-9))
-	games := sortedKeys(s.Wagered)
-	for _, g := range games {
-		fmt.Fprintf(w, "%s: %d rounds (%s)\n", g, s.Games[g], strings.Join(s.Currencies[g], ", "))
-		for _, b := range sortedKeys(s.Wagered[g]) {
-			fmt.Fprintf(w, "  %-9s wagered %d  returned %d  rtp %.4f%%\n", b, s.Wagered[g][b], s.Returned[g][b], 100*s.RTP[g][b])
+	for _, g := range sortedKeys(s.Wagered) {
+		fmt.Fprintf(w, "%s: %d rounds\n", g, s.Games[g])
+		for _, code := range sortedKeys(s.Wagered[g]) {
+			c := s.Currencies[code]
+			cur := currency.Currency{Code: code, Decimals: c.Decimals, Source: c.Source}
+			unit := fmt.Sprintf("%d decimals, %s", c.Decimals, c.Source)
+			if c.Decimals < 0 {
+				unit = "decimals unknown: minor units"
+			}
+			fmt.Fprintf(w, "  %s (%s)\n", code, unit)
+			for _, b := range sortedKeys(s.Wagered[g][code]) {
+				fmt.Fprintf(w, "    %-9s wagered %s  returned %s  rtp %.4f%%\n", b,
+					cur.Format(s.Wagered[g][code][b]), cur.Format(s.Returned[g][code][b]), 100*s.RTP[g][code][b])
+			}
 		}
+	}
+	for _, v := range s.Voids {
+		if v.Voids == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "voids:     table %s (%s): %d of %d rounds (%.3f%%)", v.Table, v.Game, v.Voids, v.Rounds, 100*v.Rate)
+		for _, r := range sortedKeys(v.Reasons) {
+			fmt.Fprintf(w, ", %s %d", r, v.Reasons[r].Voids)
+		}
+		if t := v.Test; t != nil {
+			fmt.Fprintf(w, "; as if played %d of %d won (played rounds %.1f%%), p = %.2g", v.ResettledWon, v.Resettled, 100*t.PlayedRate, t.P)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, x := range s.Warnings {
+		fmt.Fprintf(w, "warning:   %s\n", x)
 	}
 	n := s.FindingsTotal()
 	if n == 0 {
@@ -194,7 +240,11 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 	}
 	fmt.Fprintln(w, "first findings:")
 	for _, f := range sample {
-		fmt.Fprintf(w, "  %s row %d round %s: %s %s: expected %s, got %s", f.File, f.Row, f.RoundID, f.Code, f.Field, f.Expected, f.Actual)
+		where := fmt.Sprintf("%s row %d round %s", f.File, f.Row, f.RoundID)
+		if f.RoundID == "" && f.File == "" {
+			where = "the log" // a finding about the whole log, such as a table's VOID_BIAS
+		}
+		fmt.Fprintf(w, "  %s: %s %s: expected %s, got %s", where, f.Code, f.Field, f.Expected, f.Actual)
 		if f.Detail != "" {
 			fmt.Fprintf(w, " (%s)", f.Detail)
 		}

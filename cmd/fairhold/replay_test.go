@@ -60,9 +60,25 @@ func TestReplayClean(t *testing.T) {
 	assert.EqualValues(t, 500, m["rounds"])
 	assert.Empty(t, m["findings"])
 	for _, k := range []string{"wagered", "returned", "rtp"} {
-		g := m[k].(map[string]any)["casino-holdem"].(map[string]any)
+		g := m[k].(map[string]any)["casino-holdem"].(map[string]any)["EUR"].(map[string]any)
 		assert.Contains(t, g, "ante", k)
 		assert.Contains(t, g, "total", k)
+	}
+	assert.Equal(t, map[string]any{"EUR": map[string]any{"decimals": 2.0, "source": "iso-4217", "rounds": 500.0}}, m["currencies"])
+	voids := m["voids"].([]any)
+	require.Len(t, voids, 1)
+	assert.Equal(t, "rng-1", voids[0].(map[string]any)["table"])
+}
+
+func TestReplayCurrencyFlag(t *testing.T) {
+	dir, _ := simDataset(t, "casino-holdem", 50, "")
+	out, stderr, code := runCLI("replay", dir, "--currency", "EUR:3", "--currency", "ETH:18")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "EUR (3 decimals, declared)")
+	for _, bad := range []string{"EUR", "eur:2", "ETH:19", "ETH:x"} {
+		_, stderr, code := runCLI("replay", dir, "--currency", bad)
+		assert.Equal(t, 2, code, bad)
+		assert.Contains(t, stderr, "--currency", bad)
 	}
 }
 

@@ -52,8 +52,9 @@ which are shown depends on the player's decisions, so the log battery tests
 the positions every Casino Hold'em round deals before any decision (the first
 box's two cards and the flop): card by position (global and per position),
 starting hands, the AA Bonus rate, cards shared by successive rounds, repeated
-fairness inputs and rounds that repeat a card. Other games and void rounds are
-skipped and counted.
+deals (the first box, dealer and board of a round equal to an earlier round's:
+a shuffler seeded from 32 bits repeats decks), repeated fairness inputs and
+rounds that repeat a card. Other games and void rounds are skipped and counted.
 
 The output is the same for a given --seed whatever --workers. Exit status 3
 when the battery fails.`,

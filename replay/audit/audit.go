@@ -99,6 +99,8 @@ type Checker struct {
 	dealer   [2]card.Card
 	board    [5]card.Card
 
+	ifPlayed IfPlayed // the void round being checked, re-settled as if played
+
 	em emitter // the findings of the round being checked
 
 	// The ids traces hold: copies a finding of the Ledger can name, made
@@ -253,6 +255,7 @@ func (c *Checker) seed(text string, link bool) *seedEntry {
 func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Finding) []finding.Finding {
 	c.em = emitter{r: r, src: src, out: out}
 	e := &c.em
+	c.ifPlayed = IfPlayed{}
 	// The seed's cache also keeps the fingerprints of its session's ids.
 	c.ids = &c.seed(r.Fairness.ServerSeed, r.Fairness.ChainIndex > 0).ids
 	t.reset(r, src, c.ids)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -200,6 +201,9 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	for i := range r.Boxes {
 		c.checkBox(r, i, &r.Boxes[i], rules, boxCards[i], *dealerP, *boardP, nbd, complete, settle, t, e)
 	}
+	if r.Void {
+		c.resettleVoid(r, rules, dealtOK, settle)
+	}
 }
 
 // checkBox checks one box's stakes, returns and balance.
@@ -236,7 +240,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		want, err := money.Mul(b.Ante, p.CallMultiple)
 		switch {
 		case err != nil:
-			e.add(finding.InputDamaged, boxField(i, "ante"), "an ante whose call fits in int64", strconv.FormatInt(b.Ante, 10), "")
+			e.add(finding.AmountOverflow, boxField(i, "call"), "a call below 2^63", fmt.Sprintf("%d x %d", b.Ante, p.CallMultiple), "the call is the ante times the profile's call multiple")
 			return
 		case b.Call != want:
 			e.add(finding.CallNotMultiple, boxField(i, "call"), fmt.Sprintf("%d (%d x ante)", want, p.CallMultiple), strconv.FormatInt(b.Call, 10), "")
@@ -264,9 +268,14 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 			after, err3 = money.Add(after, rets)
 		}
 	}
-	if err1 != nil || err2 != nil || err3 != nil {
-		e.add(finding.InputDamaged, boxField(i, "balance_after"), "amounts within int64", "overflow", "")
-	} else if after != b.BalanceAfter {
+	switch {
+	case err1 != nil:
+		e.add(finding.AmountOverflow, boxField(i, "bonus"), "stakes whose sum is below 2^63", fmt.Sprintf("%d + %d + %d", b.Ante, b.Call, b.Bonus), "ante + call + AA Bonus")
+	case err2 != nil:
+		e.add(finding.AmountOverflow, boxField(i, "bonus_return"), "returns whose sum is below 2^63", fmt.Sprintf("%d + %d + %d", b.AnteReturn, b.CallReturn, b.BonusReturn), "ante + call + AA Bonus returns")
+	case err3 != nil:
+		e.add(finding.AmountOverflow, boxField(i, "balance_after"), "a balance below 2^63", fmt.Sprintf("%d - %d + %d", b.BalanceBefore, stakes, rets), "before - stakes + returns")
+	case after != b.BalanceAfter:
 		e.addAmounts(Amounts{Expected: after, Actual: b.BalanceAfter}, finding.BalanceMismatch, boxField(i, "balance_after"), strconv.FormatInt(after, 10), strconv.FormatInt(b.BalanceAfter, 10),
 			fmt.Sprintf("before %d - stakes %d + returns %d", b.BalanceBefore, stakes, rets))
 	}
@@ -295,6 +304,10 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 			d = casino.Call
 		}
 		res, err := rules.Table.SettleBox(casino.Bets{Ante: b.Ante, Bonus: b.Bonus}, d, hole, dealer, board)
+		if errors.Is(err, money.ErrOverflow) {
+			e.add(finding.AmountOverflow, boxField(i, "stakes"), "returns below 2^63", "overflow", err.Error())
+			return
+		}
 		if err != nil {
 			e.add(finding.InputDamaged, boxField(i, "stakes"), "stakes the rules engine can settle", "error", err.Error())
 			return
@@ -314,7 +327,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 	}
 	want, capped, err := rules.settle(b, &f, vExact)
 	if err != nil {
-		e.add(finding.InputDamaged, boxField(i, "stakes"), "stakes whose returns fit in int64", "overflow", err.Error())
+		e.add(finding.AmountOverflow, boxField(i, "stakes"), "returns below 2^63", "overflow", err.Error())
 		return
 	}
 	if got == want {

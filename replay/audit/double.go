@@ -75,11 +75,15 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		s := &d.Seats[i]
 		fp := fingerprint(s.PlayerID)
 		t.addPlayer(fp, c.playerName(fp, s.PlayerID), s.StackBefore, s.StackAfter, i, true)
+		if s.StackBefore < 0 || s.StackAfter < 0 {
+			e.add(finding.InputDamaged, seatField(i, "stack_before"), "stacks >= 0", "a negative stack", "")
+			return
+		}
 		if before, err = money.Add(before, s.StackBefore); err == nil {
 			after, err = money.Add(after, s.StackAfter)
 		}
-		if err != nil || s.StackBefore < 0 || s.StackAfter < 0 {
-			e.add(finding.InputDamaged, seatField(i, "stack_before"), "stacks within 0..int64", "overflow or negative", "")
+		if err != nil {
+			e.add(finding.AmountOverflow, seatField(i, "stack_before"), "stacks whose sum is below 2^63", "overflow", "the seats' stacks before and after are summed")
 			return
 		}
 	}

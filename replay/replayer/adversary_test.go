@@ -710,7 +710,7 @@ func voidSome(t testing.TB, rs []round.Round, wins, losses int) []int {
 			continue
 		}
 		saved := cloneRound(t, &rs[i])
-		voidRound(t, &rs[i])
+		cheatVoid(t, &rs[i])
 		rechain(rs)
 		if !feasible(t, rs) {
 			rs[i] = saved
@@ -729,9 +729,9 @@ func voidSome(t testing.TB, rs []round.Round, wins, losses int) []int {
 	return out
 }
 
-// voidRound voids r for a "malfunction": every stake returned, nothing
+// cheatVoid voids r for a "malfunction": every stake returned, nothing
 // paid (the cards stay as dealt).
-func voidRound(t testing.TB, r *round.Round) {
+func cheatVoid(t testing.TB, r *round.Round) {
 	r.Void, r.VoidReason = true, "malfunction"
 	redeal(t, r)
 }

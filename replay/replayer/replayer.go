@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/roundlog"
 )
@@ -40,6 +41,9 @@ type Options struct {
 	Workers int
 	// Config is the audit configuration (dealers and rules).
 	Config *audit.Config
+	// Currencies gives the currencies' decimals for the summary; nil
+	// means the built-in ones (package currency).
+	Currencies *currency.Table
 	// Findings, if not nil, receives every finding in the canonical order.
 	Findings func(f *finding.Finding) error
 	// Progress, if not nil, is called with the number of rounds each unit
@@ -56,7 +60,7 @@ type Options struct {
 type unitResult struct {
 	traces   []audit.Trace
 	findings []finding.Finding
-	totals   Totals
+	totals   *unitTotals
 	rounds   int64
 	err      error
 }
@@ -183,6 +187,8 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		}
 		buf = append(buf[:0], res.findings...)
 		buf = ledger.ObserveAll(res.traces, buf)
+		buf = sum.merge(res.totals, res.traces, buf)
+		totalsPool.Put(res.totals)
 		select {
 		case free <- res.traces[:0]:
 		default:
@@ -192,9 +198,6 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			return nil, err
 		}
 		sum.Rounds += res.rounds
-		if err := sum.totals.merge(&res.totals); err != nil {
-			return nil, err
-		}
 		if opts.Progress != nil {
 			opts.Progress(res.rounds)
 		}
@@ -205,14 +208,17 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			}
 		}
 	}
-	sum.finish()
+	if err := emit(sum.finish(opts.Currencies)); err != nil {
+		return nil, err
+	}
 	return sum, nil
 }
 
 // checkUnit reads and checks one unit.
 // traces is storage to reuse for its traces.
 func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, traces []audit.Trace) *unitResult {
-	res := &unitResult{traces: traces[:0]}
+	res := &unitResult{traces: traces[:0], totals: totalsPool.Get().(*unitTotals)}
+	res.totals.reset()
 	if u.Rounds > 0 && int64(cap(traces)) < u.Rounds {
 		res.traces = make([]audit.Trace, 0, u.Rounds)
 	}
@@ -224,10 +230,12 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, traces []au
 			res.traces = append(res.traces, audit.Trace{})
 		}
 		t := &res.traces[len(res.traces)-1]
+		from := len(res.findings)
 		res.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, res.findings)
 		t.OwnRoundID()
 		res.rounds++
-		return res.totals.add(&rec.Round)
+		res.findings = res.totals.add(&rec.Round, c.IfPlayed(), t, res.findings, from)
+		return nil
 	})
 	for _, d := range damage {
 		res.findings = append(res.findings, damageFinding(d))

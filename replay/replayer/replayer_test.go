@@ -30,6 +30,14 @@ import (
 // the simulator, enough to test the driver.
 func genRounds(t testing.TB, n, players int) []round.Round {
 	t.Helper()
+	return genRoundsVoiding(t, n, players, nil)
+}
+
+// genRoundsVoiding is genRounds where the operator voids, with a proper
+// refund and reason "connection-lost", the rounds void chooses (k is the
+// round's index, res its settlement had it been played).
+func genRoundsVoiding(t testing.TB, n, players int, void func(k int, res casino.BoxResult) bool) []round.Round {
+	t.Helper()
 	p, err := profile.Builtin(round.CasinoHoldem)
 	require.NoError(t, err)
 	tb, err := casino.Compile(p)
@@ -69,6 +77,11 @@ func genRounds(t testing.TB, n, players int) []round.Round {
 		ante, bonus := int64(100*(1+k%7)), int64(100*(k%2))
 		res, err := tb.SettleBox(casino.Bets{Ante: ante, Bonus: bonus}, d, [2]card.Card(cs[0:2]), [2]card.Card(cs[2:4]), [5]card.Card(cs[4:9]))
 		require.NoError(t, err)
+		voided := void != nil && void(k, res)
+		if voided {
+			res, err = tb.Void(1, casino.Bets{Ante: ante, Bonus: bonus}, d)
+			require.NoError(t, err)
+		}
 		at := t0.Add(time.Duration(k) * time.Second)
 		b := round.Box{
 			Box: 1, PlayerID: fmt.Sprintf("player-%d", k%players), Cards: card.Strings(cs[0:2]),
@@ -87,6 +100,9 @@ func genRounds(t testing.TB, n, players int) []round.Round {
 				RevealedAt: t0.Add(10000 * time.Hour).Format(time.RFC3339), ClientSeeds: []string{client}, Nonce: pl.nonce,
 			},
 			Dealer: card.Strings(cs[2:4]), Board: card.Strings(cs[4:9]), Boxes: []round.Box{b},
+		}
+		if voided {
+			out[k].Void, out[k].VoidReason = true, "connection-lost"
 		}
 		pl.nonce++
 	}
@@ -152,9 +168,14 @@ func TestReplayClean(t *testing.T) {
 		wag += b.Ante + b.Call + b.Bonus
 		ret += b.AnteReturn + b.CallReturn + b.BonusReturn
 	}
-	assert.Equal(t, wag, s.Wagered[round.CasinoHoldem][BetTotal])
-	assert.Equal(t, ret, s.Returned[round.CasinoHoldem][BetTotal])
-	assert.InDelta(t, float64(ret)/float64(wag), s.RTP[round.CasinoHoldem][BetTotal], 1e-12)
+	assert.Equal(t, wag, s.Wagered[round.CasinoHoldem]["EUR"][BetTotal])
+	assert.Equal(t, ret, s.Returned[round.CasinoHoldem]["EUR"][BetTotal])
+	assert.InDelta(t, float64(ret)/float64(wag), s.RTP[round.CasinoHoldem]["EUR"][BetTotal], 1e-12)
+	assert.Equal(t, map[string]CurrencySeen{"EUR": {Decimals: 2, Source: "iso-4217", Rounds: 3000}}, s.Currencies)
+	require.Len(t, s.Voids, 1)
+	assert.Equal(t, "rng-1", s.Voids[0].Table)
+	assert.Equal(t, int64(3000), s.Voids[0].Rounds)
+	assert.Zero(t, s.Voids[0].Voids)
 }
 
 // faulty returns rounds with known faults and the (row, code) each must
@@ -280,18 +301,20 @@ func TestDoubleTotalsLeaveOutUncalledBets(t *testing.T) {
 		Pots: []round.Pot{{Amount: 190, Eligible: []int{1}, Winners: []int{1}, Shares: []int64{190}}},
 		Rake: 10,
 	}}
-	var tot Totals
-	require.NoError(t, tot.add(r))
-	g := tot.get(round.DoubleHoldem, "EUR")
-	assert.Equal(t, int64(200), g.wagered[iPot], "200 into the pot, 5,000 handed back uncalled")
-	assert.Equal(t, int64(190), g.returned[iPot])
-	assert.Equal(t, int64(200), g.wagered[iTotal])
+	var m roundMoney
+	_, _, ok := m.set(r)
+	require.True(t, ok)
+	assert.Equal(t, int64(200), m.wagered[iPot], "200 into the pot, 5,000 handed back uncalled")
+	assert.Equal(t, int64(190), m.returned[iPot])
+	assert.Equal(t, int64(200), m.wagered[iTotal])
 }
 
-func TestDoubleTotalsOverflowIsAnError(t *testing.T) {
+func TestDoubleTotalsOverflow(t *testing.T) {
 	r := &round.Round{RoundID: "big", Game: round.DoubleHoldem, Currency: "EUR", Double: &round.DoubleHand{
 		Actions: []round.Action{{Seat: 1, Amount: math.MaxInt64}, {Seat: 2, Amount: 1}},
 	}}
-	var tot Totals
-	require.ErrorContains(t, tot.add(r), "round big: totals overflow int64")
+	var m roundMoney
+	field, _, ok := m.set(r)
+	assert.False(t, ok)
+	assert.Equal(t, "double.actions", field)
 }

@@ -2,9 +2,13 @@ package replayer
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
+	"strings"
+	"sync"
 
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/round"
@@ -20,7 +24,8 @@ const (
 )
 
 // Summary is the result of a replay. Apart from Seconds it depends only on
-// the input and the rules, not on the number of workers or the machine.
+// the input, the rules and the declared currencies, not on the number of
+// workers or the machine.
 type Summary struct {
 	// Rounds is the number of rounds read and checked.
 	Rounds int64 `json:"rounds"`
@@ -29,33 +34,53 @@ type Summary struct {
 	Severities map[finding.Severity]int64 `json:"severities"`
 	// Games counts rounds by game.
 	Games map[string]int64 `json:"games"`
-	// Currencies lists the currencies seen per game: the totals add
-	// minor units, so a game played in several currencies mixes them.
-	Currencies map[string][]string `json:"currencies"`
-	// Wagered and Returned are minor units by game and bet type; RTP is
-	// returned / wagered by game and bet type ("total" per game is ANTE +
-	// CALL + AA Bonus for the Casino Hold'em games). Void rounds count:
-	// their stakes are wagered and returned.
-	Wagered  map[string]map[string]int64   `json:"wagered"`
-	Returned map[string]map[string]int64   `json:"returned"`
-	RTP      map[string]map[string]float64 `json:"rtp"`
+	// Currencies lists every currency seen, with its decimals: the totals'
+	// minor units are 10^-decimals of the currency.
+	Currencies map[string]CurrencySeen `json:"currencies"`
+	// Wagered and Returned are minor units by game, then currency, then
+	// bet type: amounts of different currencies are never added. RTP is
+	// returned / wagered for each of them ("total" is ANTE + CALL + AA
+	// Bonus for the Casino Hold'em games). Void rounds count: their stakes
+	// are wagered and returned.
+	Wagered  map[string]map[string]map[string]int64   `json:"wagered"`
+	Returned map[string]map[string]map[string]int64   `json:"returned"`
+	RTP      map[string]map[string]map[string]float64 `json:"rtp"`
+	// LeftOutOfTotals counts the rounds whose amounts are not in the
+	// totals: a round whose own sums, or whose addition to a total, would
+	// overflow int64 (each an AMOUNT_OVERFLOW finding).
+	LeftOutOfTotals int64 `json:"left_out_of_totals,omitempty"`
+	// Voids are the void rounds of every table, sorted by table and game;
+	// see [TableVoids].
+	Voids []TableVoids `json:"voids"`
 	// Warnings say what the replay could not check (a dataset without a
-	// manifest, tables that do not number their rounds, an old layout):
-	// sorted, each once. They are not findings.
+	// manifest, tables that do not number their rounds, an old layout, a
+	// currency whose decimals are unknown): sorted, each once. They are
+	// not findings.
 	Warnings []string `json:"warnings,omitempty"`
 	// Seconds is the wall-clock time of the replay: the one field that
 	// differs from run to run.
 	Seconds float64 `json:"seconds"`
 
-	totals Totals
+	totals map[moneyKey]*moneySums
+	tables map[tableKey]*tableState
+}
+
+// CurrencySeen is a currency of the log: its decimals (package currency;
+// -1 when neither built in nor declared), where they come from
+// (currency.SourceISO, ...) and the number of rounds in it.
+type CurrencySeen struct {
+	Decimals int    `json:"decimals"`
+	Source   string `json:"source"`
+	Rounds   int64  `json:"rounds"`
 }
 
 func newSummary() *Summary {
 	return &Summary{
 		Findings: map[finding.Code]int64{}, Severities: map[finding.Severity]int64{},
-		Games: map[string]int64{}, Currencies: map[string][]string{},
-		Wagered: map[string]map[string]int64{}, Returned: map[string]map[string]int64{},
-		RTP: map[string]map[string]float64{},
+		Games: map[string]int64{}, Currencies: map[string]CurrencySeen{},
+		Wagered: map[string]map[string]map[string]int64{}, Returned: map[string]map[string]map[string]int64{},
+		RTP: map[string]map[string]map[string]float64{}, Voids: []TableVoids{},
+		totals: map[moneyKey]*moneySums{}, tables: map[tableKey]*tableState{},
 	}
 }
 
@@ -81,40 +106,61 @@ func (s *Summary) count(f *finding.Finding) {
 	s.Severities[f.Severity]++
 }
 
-func (s *Summary) finish() {
-	for k, g := range s.totals.games {
+// finish fills the summary's maps from the totals, runs the void-bias
+// test of every table and returns its findings, in the order of the
+// tables.
+func (s *Summary) finish(currencies *currency.Table) []finding.Finding {
+	if currencies == nil {
+		currencies = currency.Builtin
+	}
+	for k, g := range s.totals {
 		s.Games[k.game] += g.rounds
-		if !slices.Contains(s.Currencies[k.game], k.currency) {
-			s.Currencies[k.game] = append(s.Currencies[k.game], k.currency)
-			sort.Strings(s.Currencies[k.game])
+		c, known := currencies.Lookup(k.currency)
+		seen := s.Currencies[k.currency]
+		s.Currencies[k.currency] = CurrencySeen{Decimals: c.Decimals, Source: c.Source, Rounds: seen.Rounds + g.rounds}
+		if !known {
+			s.Warn(fmt.Sprintf("currency %s is neither an ISO 4217 code nor a built-in crypto currency and was not declared: its decimals are unknown, its amounts are minor units (declare it: --currency %s:DECIMALS)", k.currency, k.currency))
 		}
-		if s.Wagered[k.game] == nil {
-			s.Wagered[k.game], s.Returned[k.game], s.RTP[k.game] = map[string]int64{}, map[string]int64{}, map[string]float64{}
+		byBet := func(m map[string]map[string]map[string]int64) map[string]int64 {
+			if m[k.game] == nil {
+				m[k.game] = map[string]map[string]int64{}
+			}
+			if m[k.game][k.currency] == nil {
+				m[k.game][k.currency] = map[string]int64{}
+			}
+			return m[k.game][k.currency]
 		}
+		w, r := byBet(s.Wagered), byBet(s.Returned)
+		rtp := map[string]float64{}
 		for b := range numBets {
 			if g.wagered[b] == 0 && g.returned[b] == 0 {
 				continue
 			}
-			s.Wagered[k.game][betNames[b]] += g.wagered[b]
-			s.Returned[k.game][betNames[b]] += g.returned[b]
-		}
-	}
-	for game, w := range s.Wagered {
-		for b, x := range w {
-			if x > 0 {
-				s.RTP[game][b] = float64(s.Returned[game][b]) / float64(x)
+			w[betNames[b]], r[betNames[b]] = g.wagered[b], g.returned[b]
+			if g.wagered[b] > 0 {
+				rtp[betNames[b]] = float64(g.returned[b]) / float64(g.wagered[b])
 			}
 		}
+		if s.RTP[k.game] == nil {
+			s.RTP[k.game] = map[string]map[string]float64{}
+		}
+		s.RTP[k.game][k.currency] = rtp
 	}
+	if s.LeftOutOfTotals > 0 {
+		s.Warn(fmt.Sprintf("%d rounds are left out of the totals: their amounts, or the totals with them, would overflow int64 (AMOUNT_OVERFLOW)", s.LeftOutOfTotals))
+	}
+	return s.finishVoids()
 }
 
-// Totals accumulate wagers and returns by game, currency and bet type.
-type Totals struct {
-	games map[gameKey]*gameTotals
-	lastG *gameTotals // the totals of the last round's game and currency
-}
+// Totals: each round's stakes and returns by game, currency and bet type.
+// A worker computes every round's amounts and the sums of its unit; the
+// main goroutine adds the units' sums to the summary in unit order. A
+// round whose own sums overflow int64 is left out by the worker; a unit
+// whose sums would take a total past int64 is added round by round, so
+// that exactly the rounds that would overflow it are left out, whatever
+// the number of workers.
 
-type gameKey struct{ game, currency string }
+type moneyKey struct{ game, currency string }
 
 const (
 	iAnte = iota
@@ -127,53 +173,67 @@ const (
 
 var betNames = [numBets]string{BetAnte, BetCall, BetBonus, BetPot, BetTotal}
 
-type gameTotals struct {
-	key               gameKey
-	rounds            int64
+// moneySums are the sums of one game and currency.
+type moneySums struct {
+	rounds            int64 // rounds, left out or not
 	wagered, returned [numBets]int64
+	overflow          bool // a unit's sums: they overflowed, add its rounds one by one
 }
 
-func (t *Totals) get(game, currency string) *gameTotals {
-	if t.games == nil {
-		t.games = map[gameKey]*gameTotals{}
+// add adds m's amounts, unless a total would overflow. Every bet's sum is
+// at most the total's (amounts are not negative), so checking the totals
+// is enough.
+func (g *moneySums) add(m *roundMoney) bool {
+	if _, err := money.Add(g.wagered[iTotal], m.wagered[iTotal]); err != nil {
+		return false
 	}
-	if g := t.lastG; g != nil && g.key.game == game && g.key.currency == currency {
-		return g
+	if _, err := money.Add(g.returned[iTotal], m.returned[iTotal]); err != nil {
+		return false
 	}
-	g := t.games[gameKey{game, currency}]
-	if g == nil {
-		g = &gameTotals{key: gameKey{cloneString(game), cloneString(currency)}}
-		t.games[g.key] = g
+	for b := range numBets {
+		g.wagered[b] += m.wagered[b]
+		g.returned[b] += m.returned[b]
 	}
-	t.lastG = g
-	return g
+	return true
 }
 
-// add adds one round's stakes and returns. Negative amounts are left out
-// (the checks report them); a sum that overflows int64 is an error.
-func (t *Totals) add(r *round.Round) error {
-	g := t.get(r.Game, r.Currency)
-	g.rounds++
-	var err error
-	put := func(b int, w, ret int64) {
-		if err != nil || w < 0 || ret < 0 {
-			return
+// addSums adds a unit's sums o, unless a total would overflow.
+func (g *moneySums) addSums(o *moneySums) bool {
+	return !o.overflow && g.add(&roundMoney{wagered: o.wagered, returned: o.returned})
+}
+
+// roundMoney is one round's stakes and returns by bet type.
+type roundMoney struct {
+	wagered, returned [numBets]int64
+	key               int32 // the round's game and currency, in unitTotals.keys
+	leftOut           bool  // its own sums overflow int64
+}
+
+// set computes r's amounts. Negative amounts are left out (the reader
+// reports them). When a sum overflows int64 it returns the field and the
+// sum, for the AMOUNT_OVERFLOW finding.
+func (m *roundMoney) set(r *round.Round) (field, sum string, ok bool) {
+	*m = roundMoney{key: m.key}
+	put := func(b int, w, ret int64) bool {
+		if w < 0 || ret < 0 {
+			return true
 		}
 		for _, i := range [2]int{b, iTotal} {
-			if g.wagered[i], err = money.Add(g.wagered[i], w); err != nil {
-				return
+			var err error
+			if m.wagered[i], err = money.Add(m.wagered[i], w); err != nil {
+				return false
 			}
-			if g.returned[i], err = money.Add(g.returned[i], ret); err != nil {
-				return
+			if m.returned[i], err = money.Add(m.returned[i], ret); err != nil {
+				return false
 			}
 		}
+		return true
 	}
 	for i := range r.Boxes {
 		b := &r.Boxes[i]
-		put(iAnte, b.Ante, b.AnteReturn)
-		put(iCall, b.Call, b.CallReturn)
-		if b.Bonus != 0 || b.BonusReturn != 0 {
-			put(iBonus, b.Bonus, b.BonusReturn)
+		if !put(iAnte, b.Ante, b.AnteReturn) || !put(iCall, b.Call, b.CallReturn) ||
+			((b.Bonus != 0 || b.BonusReturn != 0) && !put(iBonus, b.Bonus, b.BonusReturn)) {
+			return fmt.Sprintf("boxes[%d]", i), "the round's stakes or returns summed over its boxes", false
 		}
 	}
 	if d := r.Double; d != nil {
@@ -181,8 +241,7 @@ func (t *Totals) add(r *round.Round) error {
 		// what the players put in less any uncalled bet handed back.
 		// Returned: the pots' shares. RTP is then 1 - the rake's share.
 		var in, pots, out int64
-		// sum adds the positive amounts (negative ones are reported by the
-		// checks) with the overflow check of the other totals.
+		var err error
 		sum := func(total *int64, v int64) {
 			if v > 0 && err == nil {
 				*total, err = money.Add(*total, v)
@@ -191,6 +250,9 @@ func (t *Totals) add(r *round.Round) error {
 		for _, a := range d.Actions {
 			sum(&in, a.Amount)
 		}
+		if err != nil {
+			return "double.actions", "the actions' amounts", false
+		}
 		for _, p := range d.Pots {
 			sum(&pots, p.Amount)
 			for _, s := range p.Shares {
@@ -198,32 +260,293 @@ func (t *Totals) add(r *round.Round) error {
 			}
 		}
 		sum(&pots, d.Rake)
-		put(iPot, min(in, pots), out)
+		if err != nil {
+			return "double.pots", "the pots' amounts and the rake, or the pots' shares", false
+		}
+		if !put(iPot, min(in, pots), out) {
+			return "double.pots", "the hand's chips", false
+		}
 	}
-	if err != nil {
-		return fmt.Errorf("round %s: totals overflow int64: %w", r.RoundID, err)
-	}
-	return nil
+	return "", "", true
 }
 
-func (t *Totals) merge(o *Totals) error {
-	for k, og := range o.games {
-		g := t.get(k.game, k.currency)
-		g.rounds += og.rounds
-		for b := range numBets {
-			var err error
-			if g.wagered[b], err = money.Add(g.wagered[b], og.wagered[b]); err != nil {
-				return fmt.Errorf("totals overflow int64: %w", err)
-			}
-			if g.returned[b], err = money.Add(g.returned[b], og.returned[b]); err != nil {
-				return fmt.Errorf("totals overflow int64: %w", err)
+// Tables and their voids.
+
+type tableKey struct{ game, table string }
+
+// tableState is what the summary keeps per table.
+type tableState struct {
+	rounds, played, playedWon int64
+	voids                     VoidCounts
+	reasons                   map[string]*VoidCounts
+	ifPlayed                  map[string]*IfPlayedTotals // by currency
+}
+
+// unitTable is what a worker counts per table over one unit.
+type unitTable struct {
+	key                       tableKey
+	rounds, played, playedWon int64
+}
+
+// voidRound is a void round of a unit, for the main goroutine.
+type voidRound struct {
+	i        int   // the round's index in the unit (its trace)
+	table    int32 // in unitTotals.tables
+	key      int32 // game and currency, in unitTotals.keys
+	reason   string
+	ifPlayed audit.IfPlayed
+}
+
+// totalsPool recycles the units' totals: a unit's round amounts take
+// about 90 bytes a round.
+var totalsPool = sync.Pool{New: func() any { return &unitTotals{} }}
+
+// unitTotals is what a worker accumulates over one unit for the summary.
+// It is recycled from unit to unit.
+type unitTotals struct {
+	keys     []moneyKey
+	sums     []moneySums // by key
+	money    []roundMoney
+	tables   []unitTable
+	voids    []voidRound
+	leftOut  int64
+	lastKey  int
+	lastTab  int
+	keyIndex map[moneyKey]int // when a unit has many keys
+	tabIndex map[tableKey]int
+}
+
+func (u *unitTotals) reset() {
+	*u = unitTotals{money: u.money[:0], keys: u.keys[:0], sums: u.sums[:0], tables: u.tables[:0], voids: u.voids[:0], lastKey: -1, lastTab: -1}
+}
+
+// key returns the index of (game, currency) in u.keys.
+func (u *unitTotals) key(game, cur string) int {
+	if i := u.lastKey; i >= 0 && u.keys[i].game == game && u.keys[i].currency == cur {
+		return i
+	}
+	i := -1
+	if u.keyIndex != nil {
+		if j, ok := u.keyIndex[moneyKey{game, cur}]; ok {
+			i = j
+		}
+	} else {
+		for j := range u.keys {
+			if u.keys[j].game == game && u.keys[j].currency == cur {
+				i = j
+				break
 			}
 		}
 	}
-	return nil
+	if i < 0 {
+		i = len(u.keys)
+		k := moneyKey{strings.Clone(game), strings.Clone(cur)}
+		u.keys = append(u.keys, k)
+		u.sums = append(u.sums, moneySums{})
+		if u.keyIndex == nil && len(u.keys) > 8 {
+			u.keyIndex = map[moneyKey]int{}
+			for j, k := range u.keys {
+				u.keyIndex[k] = j
+			}
+		} else if u.keyIndex != nil {
+			u.keyIndex[k] = i
+		}
+	}
+	u.lastKey = i
+	return i
 }
 
-func cloneString(s string) string { return string([]byte(s)) }
+// table returns the index of (game, table) in u.tables.
+func (u *unitTotals) table(game, table string) int {
+	if i := u.lastTab; i >= 0 && u.tables[i].key.game == game && u.tables[i].key.table == table {
+		return i
+	}
+	i := -1
+	if u.tabIndex != nil {
+		if j, ok := u.tabIndex[tableKey{game, table}]; ok {
+			i = j
+		}
+	} else {
+		for j := range u.tables {
+			if u.tables[j].key.game == game && u.tables[j].key.table == table {
+				i = j
+				break
+			}
+		}
+	}
+	if i < 0 {
+		i = len(u.tables)
+		k := tableKey{strings.Clone(game), strings.Clone(table)}
+		u.tables = append(u.tables, unitTable{key: k})
+		if u.tabIndex == nil && len(u.tables) > 8 {
+			u.tabIndex = map[tableKey]int{}
+			for j := range u.tables {
+				u.tabIndex[u.tables[j].key] = j
+			}
+		} else if u.tabIndex != nil {
+			u.tabIndex[k] = i
+		}
+	}
+	u.lastTab = i
+	return i
+}
+
+// add accounts for the round r, checked into t with ifPlayed (the
+// Checker's re-settlement of a void round). from is the index in out of
+// the round's first finding: an AMOUNT_OVERFLOW for a sum that overflows
+// is added unless the checks raised one already.
+func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace, out []finding.Finding, from int) []finding.Finding {
+	k := u.key(r.Game, r.Currency)
+	u.money = append(u.money, roundMoney{key: int32(k)})
+	m := &u.money[len(u.money)-1]
+	sums := &u.sums[k]
+	sums.rounds++
+	if field, what, ok := m.set(r); !ok {
+		m.leftOut = true
+		u.leftOut++
+		if !hasCode(out[from:], finding.AmountOverflow) {
+			out = append(out, finding.Finding{
+				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
+				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: field,
+				Expected: "a sum below 2^63", Actual: "overflow",
+				Detail: what + " overflow int64: the round is left out of the totals",
+			})
+		}
+	} else if !sums.overflow && !sums.add(m) {
+		sums.overflow = true
+	}
+	ti := u.table(r.Game, r.TableID)
+	tb := &u.tables[ti]
+	tb.rounds++
+	switch {
+	case r.Void:
+		reason := r.VoidReason
+		if reason == "" {
+			reason = NoVoidReason
+		}
+		u.voids = append(u.voids, voidRound{i: len(u.money) - 1, table: int32(ti), key: int32(k), reason: strings.Clone(reason), ifPlayed: ifPlayed})
+	case !m.leftOut && (r.Game == round.CasinoHoldem || r.Game == round.LiveCasinoHoldem):
+		tb.played++
+		if m.returned[iTotal] > m.wagered[iTotal] {
+			tb.playedWon++
+		}
+	}
+	return out
+}
+
+func hasCode(fs []finding.Finding, c finding.Code) bool {
+	for i := range fs {
+		if fs[i].Code == c {
+			return true
+		}
+	}
+	return false
+}
+
+// merge adds a unit's totals to the summary, in unit order. traces are
+// the unit's traces (the rounds' ids and places); the AMOUNT_OVERFLOW
+// findings of rounds that would take a total past int64 are appended to
+// out.
+func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Finding) []finding.Finding {
+	s.LeftOutOfTotals += u.leftOut
+	for k := range u.keys {
+		key, us := u.keys[k], &u.sums[k]
+		g := s.totals[key]
+		if g == nil {
+			g = &moneySums{}
+			s.totals[key] = g
+		}
+		g.rounds += us.rounds
+		if g.addSums(us) {
+			continue
+		}
+		// The unit would take a total past int64: add its rounds one by
+		// one, leaving out those that would.
+		for i := range u.money {
+			m := &u.money[i]
+			if int(m.key) != k || m.leftOut || g.add(m) {
+				continue
+			}
+			s.LeftOutOfTotals++
+			t := &traces[i]
+			out = append(out, finding.Finding{
+				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
+				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: "totals",
+				Expected: fmt.Sprintf("%s %s totals below 2^63", key.game, key.currency),
+				Actual:   fmt.Sprintf("wagered %d + %d, returned %d + %d", g.wagered[iTotal], m.wagered[iTotal], g.returned[iTotal], m.returned[iTotal]),
+				Detail:   "the totals of the log's rounds so far with this round's would overflow int64: the round is left out of the totals",
+			})
+		}
+	}
+	for i := range u.tables {
+		ut := &u.tables[i]
+		ts := s.table(ut.key)
+		ts.rounds += ut.rounds
+		ts.played += ut.played
+		ts.playedWon += ut.playedWon
+	}
+	for i := range u.voids {
+		v := &u.voids[i]
+		ts := s.table(u.tables[v.table].key)
+		rc := ts.reasons[v.reason]
+		if rc == nil {
+			rc = &VoidCounts{}
+			ts.reasons[v.reason] = rc
+		}
+		for _, c := range [2]*VoidCounts{&ts.voids, rc} {
+			c.Voids++
+			if v.ifPlayed.Settled {
+				c.Resettled++
+				if v.ifPlayed.Won() {
+					c.ResettledWon++
+				}
+			}
+		}
+		if !v.ifPlayed.Settled {
+			continue
+		}
+		cur := u.keys[v.key].currency
+		ip := ts.ifPlayed[cur]
+		if ip == nil {
+			ip = &IfPlayedTotals{}
+			ts.ifPlayed[cur] = ip
+		}
+		w, err1 := money.Add(ip.Wagered, v.ifPlayed.Wagered)
+		r, err2 := money.Add(ip.Returned, v.ifPlayed.Returned)
+		if err1 != nil || err2 != nil {
+			t := &traces[v.i]
+			out = append(out, finding.Finding{
+				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
+				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: "void",
+				Expected: "if-played totals below 2^63",
+				Actual:   fmt.Sprintf("wagered %d + %d, returned %d + %d", ip.Wagered, v.ifPlayed.Wagered, ip.Returned, v.ifPlayed.Returned),
+				Detail:   "the void rounds' stakes and returns as if played would overflow int64: the round is left out of them",
+			})
+			continue
+		}
+		ip.Wagered, ip.Returned, ip.Net = w, r, r-w
+	}
+	return out
+}
+
+func (s *Summary) table(k tableKey) *tableState {
+	ts := s.tables[k]
+	if ts == nil {
+		ts = &tableState{reasons: map[string]*VoidCounts{}, ifPlayed: map[string]*IfPlayedTotals{}}
+		s.tables[k] = ts
+	}
+	return ts
+}
+
+// sortedTables returns the summary's tables sorted by table, then game.
+func (s *Summary) sortedTables() []tableKey {
+	return slices.SortedFunc(maps.Keys(s.tables), func(a, b tableKey) int {
+		if c := strings.Compare(a.table, b.table); c != 0 {
+			return c
+		}
+		return strings.Compare(a.game, b.game)
+	})
+}
 
 // sortFindings puts findings in the canonical order.
 func sortFindings(fs []finding.Finding) {

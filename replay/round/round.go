@@ -8,7 +8,8 @@
 // of a JSON Lines round log (docs/log-format.md); the Parquet form flattens
 // the same fields into tables joined by round id.
 //
-// Money is an int64 count of minor units of [Round.Currency] (ISO 4217).
+// Money is an int64 count of minor units of [Round.Currency] (an ISO 4217
+// code or a crypto ticker; package currency gives the decimals).
 // A "return" is what the bet gives back to the player: 0 for a lost bet,
 // the stake for a push, the stake plus winnings for a win.
 //

@@ -375,12 +375,35 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		}
 		p.sl.balance = b.BalanceAfter
 	}
+	if vf := s.want(FaultVoidWins); vf != nil && !r.Void && wonForPlayers(r) {
+		// Void the won round with a proper refund: every stake back, every
+		// wallet where it was.
+		r.Void, r.VoidReason = true, "connection-lost"
+		for k := range r.Boxes {
+			b := &r.Boxes[k]
+			b.AnteReturn, b.CallReturn, b.BonusReturn = b.Ante, b.Call, b.Bonus
+			b.BalanceAfter = b.BalanceBefore
+			plays[k].sl.balance = b.BalanceBefore
+		}
+		s.applied(r, vf)
+	}
 	if df := s.want(FaultCardDuplicate); df != nil {
 		// Overwrite a board card with the first box's first card.
 		r.Board[s.rng.IntN(5)] = r.Boxes[0].Cards[0]
 		s.applied(r, df)
 	}
 	return nil
+}
+
+// wonForPlayers reports whether the round's boxes together return more
+// than they stake.
+func wonForPlayers(r *round.Round) bool {
+	var staked, returned int64
+	for _, b := range r.Boxes {
+		staked += b.Ante + b.Call + b.Bonus
+		returned += b.AnteReturn + b.CallReturn + b.BonusReturn
+	}
+	return returned > staked
 }
 
 // lastApplied reports whether the named fault was applied to this round.

@@ -30,6 +30,7 @@ const (
 	FaultBonusWrongMultiple     = "bonus-wrong-multiple"
 	FaultMaxPayoutIgnored       = "max-payout-ignored"
 	FaultVoidNotRefunded        = "void-not-refunded"
+	FaultVoidWins               = "void-wins"
 	FaultBalanceOffByOne        = "balance-off-by-one"
 	FaultDHWrongAutoBonus       = "dh-wrong-auto-bonus-card"
 	FaultDHPotWrongWinner       = "dh-pot-wrong-winner"
@@ -55,6 +56,8 @@ type Fault struct {
 	Description string       `json:"description"`
 	Code        finding.Code `json:"-"`
 	kind        faultKind
+	// tableLevel: the finding is reported per table, naming no round.
+	tableLevel bool
 }
 
 func (f *Fault) appliesTo(game string) bool { return slices.Contains(f.Games, game) }
@@ -107,6 +110,8 @@ var catalogue = func() []*Fault {
 			Description: "A box whose winnings the table's max payout caps is paid the uncapped paytable amount. Applies only to capped wins, which are rare under the built-in profile: simulate with a profile of a lower max_payout_per_box to get many."},
 		{Name: FaultVoidNotRefunded, Games: casinoGames, Code: finding.VoidNotRefunded, kind: roundFault,
 			Description: "The round is voided (void_reason \"malfunction\") but the first box's ante is kept (ante_return 0) instead of returned; the other stakes are returned."},
+		{Name: FaultVoidWins, Games: casinoGames, Code: finding.VoidBias, kind: roundFault, tableLevel: true,
+			Description: "The operator voids (void_reason \"connection-lost\"), with a proper refund of every stake, a round the players would have won (its boxes together return more than they stake). Every round and balance checks out; the replay's void-bias test finds the table (VOID_BIAS names the table, not a round: the injections carry the voided rounds and the table). Found with certainty once about 40 rounds of a table are voided this way (docs/findings.md, VOID_BIAS): use rates of 0.05 or more on short logs."},
 		{Name: FaultBalanceOffByOne, Games: casinoGames, Code: finding.BalanceMismatch, kind: roundFault,
 			Description: "The first box's balance_after is one minor unit off (before - stakes + returns +/- 1); the player's wallet continues from the wrong balance, so the next round shows no gap."},
 		{Name: FaultDHWrongAutoBonus, Games: doubleOnly, Code: finding.DHBonusCardWrong, kind: roundFault,
@@ -202,6 +207,12 @@ func (s *Simulator) applied(r *round.Round, f *activeFault) {
 	s.roundFaulted = true
 	s.inject(r, f.Fault)
 }
+
+// TableLevel reports whether the fault's finding names a table rather
+// than a round (VOID_BIAS): its injections carry the round the fault was
+// applied to and the table, and the replay reports the table once, with
+// no round id.
+func (f *Fault) TableLevel() bool { return f.tableLevel }
 
 // Kind is "round" for a fault triggered per round, "session" for one
 // triggered per seed session or hash chain.

@@ -73,7 +73,8 @@ type Config struct {
 	// Profile is the rules profile; nil takes the built-in profile named
 	// like the game.
 	Profile *profile.Profile
-	// Currency is the ISO 4217 code; "" is EUR.
+	// Currency is the currency code (ISO 4217 or crypto, package
+	// currency); "" is EUR.
 	Currency string
 	// Optimal, if not nil, is the optimal call/fold policy of the Casino
 	// Hold'em games (the profile's exact solution): a quarter of the
@@ -102,6 +103,10 @@ type Injection struct {
 	RoundID string       `json:"round_id"`
 	Fault   string       `json:"fault"`
 	Code    finding.Code `json:"code"`
+	// Table is set for a fault whose finding names a table, not a round
+	// (see [Fault.TableLevel]): the replay reports the table once, with
+	// an empty round id; RoundID is then the round the fault changed.
+	Table string `json:"table,omitempty"`
 }
 
 // Default numbers of players.
@@ -312,5 +317,9 @@ func (s *Simulator) layoutFor(hands int) (layout.Layout, error) {
 
 // inject records an applied fault on the round.
 func (s *Simulator) inject(r *round.Round, f *Fault) {
-	s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code})
+	in := Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code}
+	if f.tableLevel {
+		in.Table = r.TableID
+	}
+	s.inj = append(s.inj, in)
 }

@@ -299,6 +299,7 @@ var expectTags = map[string][]string{
 	FaultBonusWrongMultiple:     {"returns"},
 	FaultMaxPayoutIgnored:       {"returns"},
 	FaultVoidNotRefunded:        {"returns"},
+	FaultVoidWins:               {}, // a won round voided with a proper refund: nothing wrong on its own (VOID_BIAS per table)
 	FaultBalanceOffByOne:        {"balance"},
 	FaultDHWrongAutoBonus:       {"double-settle"},
 	FaultDHPotWrongWinner:       {"pots", "stacks"},
@@ -307,6 +308,26 @@ var expectTags = map[string][]string{
 	FaultDHIllegalRaise:         {"double-settle"},
 	FaultDHChipsNotConserved:    {"stacks"},
 	FaultDHRakeOverCap:          {"pots", "stacks"},
+}
+
+// assertVoidedWin checks a round of the void-wins fault: void, every stake
+// refunded (the independent checker sees nothing wrong), and won for the
+// players had it been played.
+func assertVoidedWin(t *testing.T, p *profile.Profile, r *round.Round, tags []string) {
+	t.Helper()
+	assert.Empty(t, tags, "a voided win is refunded properly")
+	require.True(t, r.Void)
+	assert.Equal(t, "connection-lost", r.VoidReason)
+	played := *r
+	played.Void = false
+	res, err := casino.Settle(p, &played)
+	require.NoError(t, err)
+	var staked, returned int64
+	for _, b := range res {
+		staked += b.Staked()
+		returned += b.Returned()
+	}
+	assert.Greater(t, returned, staked, "round %s would have been won", r.RoundID)
 }
 
 // lowCapLive is the live profile with a max payout low enough to bind.
@@ -348,6 +369,12 @@ func TestFaultsInjectWhatTheySay(t *testing.T) {
 					require.Len(t, inj, 1)
 					assert.Equal(t, f.Finding, inj[0].Code)
 					assert.Equal(t, r.RoundID, inj[0].RoundID)
+					if f.TableLevel() {
+						assert.Equal(t, r.TableID, inj[0].Table)
+						assertVoidedWin(t, p, r, tags)
+						return
+					}
+					assert.Empty(t, inj[0].Table)
 					require.NotEmpty(t, tags, "round %s injected with %s", r.RoundID, f.Name)
 					for _, tag := range tags {
 						ok := false
