@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -28,6 +31,7 @@ type replayOptions struct {
 	asJSON   bool
 	findings string
 	heap     string
+	key      string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -35,8 +39,8 @@ func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay PATH...",
 		Short: "Verify round logs: re-deal every round from its seeds and re-settle every bet",
-		Long: `Replay round logs (directories of Parquet parts, or JSON Lines files) and check
-every round: the commitment, chain link and beacon of its seeds, its cards
+		Long: `Replay round logs (dataset directories of Parquet or JSON Lines parts, or single
+files) and check every round: the commitment, chain link and beacon of its seeds, its cards
 re-dealt from the seeds, every bet re-settled under the rules profile, the
 limits and the balances; then across rounds the seed lifecycle, nonce reuse,
 duplicate round ids, time order and each player's balance continuity.
@@ -50,9 +54,16 @@ summary's "seconds".
 Rounds are settled under the profile each round names (a built-in profile),
 or under --profile for every round.
 
+A dataset directory's manifest.json is checked first: a part it lists that is
+missing, altered or truncated, or a part it does not list, is a finding, and
+so is a manifest that cannot be read or, with --manifest-key, is not signed
+by that key. Without a manifest the summary warns that the dataset's
+completeness could not be checked.
+
 Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 		Example: `  fairhold replay day/ --json
-  fairhold replay day/ --workers 2 --findings findings.parquet`,
+  fairhold replay day/ --workers 2 --findings findings.parquet
+  fairhold replay day/ --manifest-key operator.pub.pem`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd, args, o)
@@ -64,6 +75,7 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
+	f.StringVar(&o.key, "manifest-key", "", "require each dataset's manifest.json to be signed by the Ed25519 public key in `PUB.pem` (PEM PKIX)")
 	return cmd
 }
 
@@ -82,6 +94,18 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if o.findings != "" {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
+		}
+	}
+	var key ed25519.PublicKey
+	if o.key != "" {
+		var err error
+		if key, err = manifest.LoadPublicKey(o.key); err != nil {
+			return usageError(fmt.Errorf("--manifest-key: %w", err))
+		}
+		for _, a := range args {
+			if st, err := os.Stat(a); err == nil && !st.IsDir() {
+				return usageErrorf("--manifest-key: %s is a file; a signed manifest belongs to a dataset directory", a)
+			}
 		}
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -112,8 +136,9 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	const sampleMax = 20
 	var sample []finding.Finding
 	opts := replayer.Options{
-		Workers: o.workers,
-		Config:  &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
+		Workers:   o.workers,
+		Manifests: replayer.LoadManifests(args, key),
+		Config:    &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
 		Findings: func(f *finding.Finding) error {
 			if len(sample) < sampleMax {
 				sample = append(sample, *f)
@@ -124,12 +149,15 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 			return nil
 		},
 	}
-	var hf *os.File
+	var hf *atomicfile.File
 	if o.heap != "" {
-		if hf, err = os.Create(o.heap); err != nil {
+		if hf, err = atomicfile.Create(o.heap); err != nil {
+			if fw != nil {
+				fw.Abort()
+			}
 			return usageError(fmt.Errorf("--memprofile: %w", err))
 		}
-		defer hf.Close()
+		defer hf.Abort()
 		opts.HeapProfile = hf
 	}
 	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
@@ -137,13 +165,15 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	sum, err := replayer.Replay(ds, opts)
 	bar.Done()
 	if fw != nil {
-		if cerr := fw.Close(); err == nil && cerr != nil {
+		if err != nil {
+			fw.Abort()
+		} else if cerr := fw.Close(); cerr != nil {
 			err = fmt.Errorf("failed to write %s: %w", o.findings, cerr)
 		}
 	}
-	if hf != nil {
-		if cerr := hf.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("--memprofile: failed to write %s: %w", o.heap, cerr)
+	if hf != nil && err == nil {
+		if cerr := hf.Commit(); cerr != nil {
+			err = fmt.Errorf("--memprofile: %w", cerr)
 		}
 	}
 	if err != nil {
@@ -178,6 +208,9 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 			fmt.Fprintf(w, "  %-9s wagered %d  returned %d  rtp %.4f%%\n", b, s.Wagered[g][b], s.Returned[g][b], 100*s.RTP[g][b])
 		}
 	}
+	for _, warn := range s.Warnings {
+		fmt.Fprintf(w, "warning:   %s\n", warn)
+	}
 	n := s.FindingsTotal()
 	if n == 0 {
 		fmt.Fprintln(w, "findings:  none")
@@ -194,7 +227,12 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 	}
 	fmt.Fprintln(w, "first findings:")
 	for _, f := range sample {
-		fmt.Fprintf(w, "  %s row %d round %s: %s %s: expected %s, got %s", f.File, f.Row, f.RoundID, f.Code, f.Field, f.Expected, f.Actual)
+		if f.RoundID == "" && f.Row < 0 {
+			// The dataset as a whole, or a whole file.
+			fmt.Fprintf(w, "  %s: %s %s: expected %s, got %s", f.File, f.Code, f.Field, f.Expected, f.Actual)
+		} else {
+			fmt.Fprintf(w, "  %s row %d round %s: %s %s: expected %s, got %s", f.File, f.Row, f.RoundID, f.Code, f.Field, f.Expected, f.Actual)
+		}
 		if f.Detail != "" {
 			fmt.Fprintf(w, " (%s)", f.Detail)
 		}

@@ -9,9 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -188,15 +186,6 @@ func TestLoadAbsentAndInvalid(t *testing.T) {
 	require.True(t, errors.As(err, &ie), "%v", err)
 	assert.Contains(t, ie.Reason, "malformed")
 
-	if runtime.GOOS == "windows" {
-		return
-	}
-	// A FIFO named manifest.json is invalid, and never opened.
-	require.NoError(t, os.Remove(filepath.Join(dir, FileName)))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, FileName), 0o644))
-	_, err = Load(dir, nil)
-	require.True(t, errors.As(err, &ie), "%v", err)
-	assert.Contains(t, ie.Reason, "named pipe")
 }
 
 func TestKeys(t *testing.T) {

@@ -27,8 +27,8 @@
 // comes first (a reader holds the footer of the part it reads). The CreatedBy string is fixed, so the same
 // rounds and options give byte-identical files. Every file is written under
 // a temporary name and renamed once whole (package atomicfile).
-// [NewJSONLWriter] writes the JSON Lines form, [NewJSONLPartWriter] a part
-// of a dataset in it.
+// [NewJSONLWriter] writes the JSON Lines form, [NewJSONLDatasetWriter] a
+// dataset in it.
 //
 // # Reading
 //

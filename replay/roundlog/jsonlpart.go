@@ -7,60 +7,93 @@ import (
 	"github.com/fairhold/fairhold/replay/round"
 )
 
-// JSONLPartWriter writes one part of a dataset in the JSON Lines form,
-// DIR/rounds/NAME.jsonl ([TablePath]), under a temporary name renamed
-// once the file is whole, and describes it as the manifest lists it.
-type JSONLPartWriter struct {
-	dir, name string
-	f         *hashingFile
-	w         *JSONLWriter
-	stats     PartStats
-	parts     []manifest.Part
+// JSONLDatasetWriter writes rounds as a dataset in the JSON Lines form:
+// DIR/rounds/part-00000.jsonl, ... ([TablePath]), a new part every
+// Options.FileRounds rounds (the other Options do not apply), each file
+// under a temporary name renamed once whole, and describes the parts as
+// the manifest lists them.
+type JSONLDatasetWriter struct {
+	dir   string
+	opts  Options
+	part  int
+	cur   *jsonlPart
+	parts []manifest.Part
 }
 
-// NewJSONLPartWriter starts the part name (part-00000) of the dataset dir.
-func NewJSONLPartWriter(dir, name string) (*JSONLPartWriter, error) {
-	f, err := createHashing(TablePath(dir, TableRounds, name, "jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	w, err := NewJSONLWriter(f)
-	if err != nil {
-		f.f.Abort()
-		return nil, fmt.Errorf("failed to write %s: %w", f.f.Name(), err)
-	}
-	return &JSONLPartWriter{dir: dir, name: name, f: f, w: w}, nil
+// jsonlPart is the part being written.
+type jsonlPart struct {
+	name  string
+	f     *hashingFile
+	w     *JSONLWriter
+	stats PartStats
+}
+
+// NewJSONLDatasetWriter returns a writer into dir.
+func NewJSONLDatasetWriter(dir string, opts Options) *JSONLDatasetWriter {
+	return &JSONLDatasetWriter{dir: dir, opts: opts.withDefaults(), part: max(opts.FirstPart, 0)}
 }
 
 // Write appends one round.
-func (w *JSONLPartWriter) Write(r *round.Round) error {
-	if err := w.stats.AddRound(r); err != nil {
+func (w *JSONLDatasetWriter) Write(r *round.Round) error {
+	if w.cur != nil && w.cur.stats.Rounds >= w.opts.FileRounds {
+		if err := w.closePart(); err != nil {
+			return err
+		}
+	}
+	if w.cur == nil {
+		name := PartName(w.part)
+		f, err := createHashing(TablePath(w.dir, TableRounds, name, "jsonl"))
+		if err != nil {
+			return err
+		}
+		jw, err := NewJSONLWriter(f)
+		if err != nil {
+			f.f.Abort()
+			return fmt.Errorf("failed to write %s: %w", f.f.Name(), err)
+		}
+		w.cur = &jsonlPart{name: name, f: f, w: jw}
+		w.part++
+	}
+	if err := w.cur.stats.AddRound(r); err != nil {
 		return err
 	}
-	return w.w.Write(r)
+	return w.cur.w.Write(r)
 }
 
-// Close finishes the file and renames it to its name; on error it is
-// removed.
-func (w *JSONLPartWriter) Close() error {
-	err := w.w.Close()
+func (w *JSONLDatasetWriter) closePart() error {
+	p := w.cur
+	w.cur = nil
+	err := p.w.Close()
 	if err == nil {
-		err = w.f.f.Commit()
+		err = p.f.f.Commit()
 	}
 	if err != nil {
-		w.f.f.Abort()
-		return fmt.Errorf("failed to write %s: %w", w.f.f.Name(), err)
+		p.f.f.Abort()
+		return fmt.Errorf("failed to write %s: %w", p.f.f.Name(), err)
 	}
-	e, err := w.f.entry(w.dir, TableRounds, w.stats.Rounds)
+	e, err := p.f.entry(w.dir, TableRounds, p.stats.Rounds)
 	if err != nil {
 		return err
 	}
-	w.parts = []manifest.Part{w.stats.Part(w.name, []manifest.File{e})}
+	w.parts = append(w.parts, p.stats.Part(p.name, []manifest.File{e}))
 	return nil
 }
 
-// Abort removes the file.
-func (w *JSONLPartWriter) Abort() { w.f.f.Abort() }
+// Close finishes the last part.
+func (w *JSONLDatasetWriter) Close() error {
+	if w.cur == nil {
+		return nil
+	}
+	return w.closePart()
+}
 
-// Parts describes the part once closed, as the manifest lists it.
-func (w *JSONLPartWriter) Parts() []manifest.Part { return w.parts }
+// Abort removes the part being written; the parts finished before stay.
+func (w *JSONLDatasetWriter) Abort() {
+	if w.cur != nil {
+		w.cur.f.f.Abort()
+		w.cur = nil
+	}
+}
+
+// Parts describes the parts written so far, as the manifest lists them.
+func (w *JSONLDatasetWriter) Parts() []manifest.Part { return w.parts }

@@ -90,8 +90,7 @@ func TestOpenForms(t *testing.T) {
 	}
 	// JSON Lines in the rounds folder.
 	jl := t.TempDir()
-	w, err := NewJSONLPartWriter(jl, PartName(0))
-	require.NoError(t, err)
+	w := NewJSONLDatasetWriter(jl, Options{})
 	for i := range rs {
 		require.NoError(t, w.Write(&rs[i]))
 	}
@@ -105,7 +104,7 @@ func TestOpenForms(t *testing.T) {
 	assert.Equal(t, int64(30), p[0].Rounds)
 	assert.Equal(t, rs[29].RoundID, p[0].LastRoundID)
 
-	_, err = Open(t.TempDir())
+	_, err := Open(t.TempDir())
 	assert.ErrorContains(t, err, "no round log files")
 }
 

@@ -48,6 +48,9 @@ type Options struct {
 	// grows with the row groups, so this bounds it whatever the rows per
 	// round: Double Hold'em hands end row groups early on their actions.
 	FileRowGroups int
+	// FirstPart is the number of the first part written: a writer adding
+	// parts to a dataset names them from part-NNNNN on.
+	FirstPart int
 }
 
 func (o Options) withDefaults() Options {
@@ -91,7 +94,7 @@ func NewParquetWriter(dir string, opts Options) (*ParquetWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("failed to create dataset directory: %w", err)
 	}
-	return &ParquetWriter{dir: dir, opts: opts.withDefaults()}, nil
+	return &ParquetWriter{dir: dir, opts: opts.withDefaults(), part: max(opts.FirstPart, 0)}, nil
 }
 
 // Write appends one round. An error names the round and the field that
