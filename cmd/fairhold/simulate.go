@@ -260,8 +260,12 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 	if key != nil {
 		signed = ", signed"
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "simulated %d %s rounds into %s (%s, %d parts, seed %d, profile %s; manifest%s); %d faults injected, listed in %s\n",
-		o.rounds, o.game, o.out, o.format, len(m.Parts), o.seed, s.Profile().Name, signed, n, filepath.Join(o.out, faultsManifest))
+	parts := "1 part"
+	if len(m.Parts) != 1 {
+		parts = fmt.Sprintf("%d parts", len(m.Parts))
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "simulated %d %s rounds into %s (%s, %s, seed %d, profile %s; manifest%s); %d faults injected, listed in %s\n",
+		o.rounds, o.game, o.out, o.format, parts, o.seed, s.Profile().Name, signed, n, filepath.Join(o.out, faultsManifest))
 	return nil
 }
 
