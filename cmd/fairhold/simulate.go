@@ -99,7 +99,7 @@ findings a replay must report.`,
 	f := cmd.Flags()
 	f.StringVar(&o.game, "game", "", "casino-holdem, live-casino-holdem or double-holdem")
 	f.Int64Var(&o.rounds, "rounds", 0, "number of rounds (hands) to simulate")
-	f.StringVar(&o.out, "out", "", "output directory (created if needed)")
+	f.StringVar(&o.out, "out", "", "output directory (created if needed; use a new or empty one: parts of an earlier run left in it are not in the new manifest)")
 	f.Uint64Var(&o.seed, "seed", 1, "simulation seed: the same seed gives the same log")
 	f.IntVar(&o.players, "players", 0, "players: casino-holdem players taking turns, live-casino-holdem player pool, double-holdem seats (2..10); 0 = default")
 	f.StringVar(&o.faults, "faults", "", "faults to inject, NAME[:RATE],... (see --list-faults)")
