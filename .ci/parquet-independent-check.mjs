@@ -1,14 +1,17 @@
 // Independent check of the round log format (docs/log-format.md): read a
-// simulated Parquet dataset with hyparquet, a pure-JavaScript Parquet
-// reader that shares no code with fairhold, and compare it with the JSON
-// Lines form of the same rounds.
+// simulated Parquet dataset (one folder per table) with hyparquet, a
+// pure-JavaScript Parquet reader that shares no code with fairhold, and
+// compare it with the JSON Lines form of the same rounds; then check the
+// dataset's manifest.json (section 8) with Node's own SHA-256 and, given
+// the public key, its Ed25519 signature.
 //
-// usage: node parquet-independent-check.mjs PARQUET_DIR ROUNDS.jsonl
-import { readFileSync, readdirSync } from 'node:fs'
+// usage: node parquet-independent-check.mjs PARQUET_DIR ROUNDS.jsonl [PUB.pem]
+import { createHash, createPublicKey, verify } from 'node:crypto'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet'
 
-const [dir, jsonl] = process.argv.slice(2)
+const [dir, jsonl, pubPem] = process.argv.slice(2)
 const fail = (msg) => { console.error(`parquet-independent-check: ${msg}`); process.exit(1) }
 
 const lines = readFileSync(jsonl, 'utf8').split('\n').filter((l) => l.trim() !== '')
@@ -41,17 +44,21 @@ async function table(path) {
   return rows
 }
 
-const parts = readdirSync(dir).filter((f) => f.endsWith('.rounds.parquet')).sort()
-if (parts.length === 0) fail(`${dir}: no *.rounds.parquet`)
+// One folder per table: rounds/part-00000.parquet, boxes/part-00000.parquet, ...
+const parts = readdirSync(join(dir, 'rounds')).filter((f) => f.endsWith('.parquet') && !f.startsWith('.')).sort()
+if (parts.length === 0) fail(`${dir}: no rounds/*.parquet`)
 let rounds = []
+const partRounds = {} // part name -> its rounds rows
 const children = { boxes: [], seats: [], actions: [], pots: [] }
 for (const p of parts) {
   const base = rounds.length
-  rounds = rounds.concat(await table(join(dir, p)))
+  const rows = await table(join(dir, 'rounds', p))
+  partRounds[p.replace(/\.parquet$/, '')] = rows
+  rounds = rounds.concat(rows)
   for (const t of Object.keys(children)) {
-    const f = p.replace('.rounds.parquet', `.${t}.parquet`)
-    if (readdirSync(dir).includes(f)) {
-      for (const r of await table(join(dir, f))) children[t].push({ ...r, base })
+    const f = join(dir, t, p)
+    if (existsSync(f)) {
+      for (const r of await table(f)) children[t].push({ ...r, base })
     }
   }
 }
@@ -111,3 +118,36 @@ for (let i = 0; i < rounds.length; i++) {
   checked++
 }
 console.log(`parquet-independent-check: ${dir}: ${checked} rounds match the JSON Lines form (hyparquet)`)
+
+// The manifest: every file's SHA-256, size and rows, every part's rounds,
+// first and last round ids and time range, and the signature over the
+// exact bytes of manifest.json.
+const mbytes = readFileSync(join(dir, 'manifest.json'))
+const m = JSON.parse(mbytes.toString('utf8'))
+same('manifest format', m.format, 'fairhold-dataset-manifest')
+same('manifest version', m.version, 1)
+same('manifest parts', m.parts.map((p) => p.name), Object.keys(partRounds).sort())
+let files = 0
+for (const p of m.parts) {
+  for (const f of p.files) {
+    const path = join(dir, ...f.path.split('/'))
+    const b = readFileSync(path)
+    same(`${f.path} sha256`, createHash('sha256').update(b).digest('hex'), f.sha256)
+    same(`${f.path} bytes`, b.length, f.bytes)
+    const meta = await parquetMetadataAsync(await asyncBufferFromFile(path))
+    same(`${f.path} rows`, Number(meta.num_rows), f.rows)
+    files++
+  }
+  const rows = partRounds[p.name]
+  same(`${p.name} rounds`, rows.length, p.rounds)
+  same(`${p.name} first_round_id`, rows[0].round_id, p.first_round_id)
+  same(`${p.name} last_round_id`, rows[rows.length - 1].round_id, p.last_round_id)
+  const times = rows.map((r) => Date.parse(iso(r.time)))
+  same(`${p.name} min_time`, Math.min(...times), Date.parse(p.min_time))
+  same(`${p.name} max_time`, Math.max(...times), Date.parse(p.max_time))
+}
+if (pubPem) {
+  const sig = readFileSync(join(dir, 'manifest.json.sig'))
+  if (!verify(null, mbytes, createPublicKey(readFileSync(pubPem)), sig)) fail(`${dir}/manifest.json.sig: the Ed25519 signature does not verify`)
+}
+console.log(`parquet-independent-check: ${dir}: manifest.json matches ${files} files of ${m.parts.length} parts (node:crypto)${pubPem ? ', signature verified' : ''}`)

@@ -53,7 +53,9 @@ user runs, and check that each gives the expected result:
   2. regulator: replay each log; an honest log must give no findings (fairhold replay)
   3. operator:  simulate each game again with every fault of the catalogue injected
   4. regulator: replay; every injected fault must be reported with its catalogued
-                code, and nothing else
+                code, and nothing else; then the same for the dataset faults
+                (parts deleted, truncated, altered or added after the
+                operator wrote the dataset's manifest)
   5. player:    take one logged round and verify it from its revealed seed, then
                 verify a tampered copy, which must fail (fairhold verify)
   6. lab:       the machine self-check and the deck battery (fairhold selftest,
@@ -181,6 +183,27 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 		step := demoStep{Who: "regulator", Command: strings.Join(args, " ")}
 		step.OK, step.Detail = compareFindings(res, filepath.Join(out, faultsManifest), findingsFile, len(spec))
 		add(step)
+	}
+
+	// The dataset faults, in a casino-holdem log of 4 parts.
+	if o.rounds >= 8 {
+		var names []string
+		for _, f := range sim.DatasetFaults() {
+			names = append(names, f.Name)
+		}
+		out := filepath.Join(dir, "dataset-faulty")
+		if demoSimulate(add, "--game", round.CasinoHoldem, "--rounds", rounds, "--seed", seed, "--out", out,
+			"--part-rounds", strconv.FormatInt((o.rounds+3)/4, 10), "--faults", strings.Join(names, ",")) {
+			findingsFile := filepath.Join(out, "findings.jsonl")
+			args := []string{"replay", out, "--json", "--findings", findingsFile}
+			if o.workers > 0 {
+				args = append(args, "--workers", workers)
+			}
+			res := runSub(args...)
+			step := demoStep{Who: "regulator", Command: strings.Join(args, " ")}
+			step.OK, step.Detail = compareFindings(res, filepath.Join(out, faultsManifest), findingsFile, len(names))
+			add(step)
+		}
 	}
 
 	// 5. A player verifies one logged round, and a tampered copy fails.
@@ -369,7 +392,7 @@ func demoPlayer(add func(demoStep), out, seed string) {
 	if !demoSimulate(add, "--game", round.CasinoHoldem, "--rounds", "1", "--seed", seed, "--out", out, "--format", "jsonl") {
 		return
 	}
-	r, err := firstRound(filepath.Join(out, "part-00000.rounds.jsonl"))
+	r, err := firstRound(filepath.Join(out, "rounds", "part-00000.jsonl"))
 	if err != nil || len(r.Boxes) != 1 || len(r.Fairness.ClientSeeds) != 1 {
 		add(demoStep{Who: "player", Command: "verify", Detail: fmt.Sprintf("cannot read the logged round: %v", err)})
 		return

@@ -29,9 +29,9 @@ func TestDemo(t *testing.T) {
 		assert.True(t, s.OK, "%s: %s", s.Command, s.Detail)
 		who[s.Who]++
 	}
-	// 3 honest + 3 faulty simulations + 1 for the player's round; 6 replays;
-	// 2 player checks; selftest and stats.
-	assert.Equal(t, map[string]int{"operator": 7, "regulator": 6, "player": 2, "lab": 2}, who)
+	// 3 honest + 3 faulty simulations + 1 with the dataset faults + 1 for
+	// the player's round; 7 replays; 2 player checks; selftest and stats.
+	assert.Equal(t, map[string]int{"operator": 8, "regulator": 7, "player": 2, "lab": 2}, who)
 
 	// The faulty replays found exactly what was injected, and something was.
 	faulty := 0
@@ -42,7 +42,7 @@ func TestDemo(t *testing.T) {
 			assert.NotContains(t, s.Detail, " 0 faults injected")
 		}
 	}
-	assert.Equal(t, 3, faulty)
+	assert.Equal(t, 4, faulty)
 
 	// --keep keeps the logs, with the findings next to the manifest.
 	for _, g := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/spf13/cobra"
@@ -184,18 +184,20 @@ func claimsResult(claims []mathClaim) error {
 	return nil
 }
 
+// writeStrategyFile writes the strategy file under a temporary name and
+// renames it once whole: path never holds a torn file.
 func writeStrategyFile(path string, sol *exact.Solution, g *mathGame) error {
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("math: failed to create the strategy file: %w", err)
 	}
+	defer f.Abort()
 	if err := exact.WriteStrategy(f, sol.States, g.params, exact.Optimal(g.params),
 		exact.MetaProfile, g.prof.Name, exact.MetaProfileHash, g.prof.Hash()); err != nil {
-		f.Close()
 		return fmt.Errorf("math: %s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("math: failed to write %s: %w", path, err)
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("math: %w", err)
 	}
 	return nil
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/replay/atomicfile"
 )
 
 // addProfiling gives root the --cpuprofile flag: a CPU profile of the
@@ -14,18 +15,18 @@ import (
 // exit code.
 func addProfiling(root *cobra.Command) (stop func() error) {
 	var path string
-	var f *os.File
+	var f *atomicfile.File
 	root.PersistentFlags().StringVar(&path, "cpuprofile", "", "write a CPU profile of the command to `FILE` (go tool pprof)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if path == "" {
 			return nil
 		}
 		var err error
-		if f, err = os.Create(path); err != nil {
+		if f, err = atomicfile.Create(path); err != nil {
 			return usageError(fmt.Errorf("--cpuprofile: %w", err))
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
+			f.Abort()
 			f = nil
 			return fmt.Errorf("--cpuprofile: %w", err)
 		}
@@ -36,8 +37,8 @@ func addProfiling(root *cobra.Command) (stop func() error) {
 			return nil
 		}
 		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("--cpuprofile: failed to write %s: %w", path, err)
+		if err := f.Commit(); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
 		}
 		return nil
 	}

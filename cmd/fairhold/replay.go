@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -29,6 +32,7 @@ type replayOptions struct {
 	findings   string
 	heap       string
 	currencies []string
+	key        string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -36,8 +40,8 @@ func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay PATH...",
 		Short: "Verify round logs: re-deal every round from its seeds and re-settle every bet",
-		Long: `Replay round logs (directories of Parquet parts, or JSON Lines files) and check
-every round: the commitment, chain link and beacon of its seeds, its cards
+		Long: `Replay round logs (dataset directories of Parquet or JSON Lines parts, or single
+files) and check every round: the commitment, chain link and beacon of its seeds, its cards
 re-dealt from the seeds, every bet re-settled under the rules profile, the
 limits and the balances; then across rounds the seed lifecycle, nonce reuse,
 duplicate round ids, time order and each player's balance continuity.
@@ -56,10 +60,17 @@ currencies. ISO 4217 codes and the common crypto currencies (BTC 8 decimals,
 ETH 9 (gwei), USDT 6, ...) are known; --currency CODE:DECIMALS declares
 another one, or another unit for a known one (ETH:18 for wei).
 
+A dataset directory's manifest.json is checked first: a part it lists that is
+missing, altered or truncated, or a part it does not list, is a finding, and
+so is a manifest that cannot be read or, with --manifest-key, is not signed
+by that key. Without a manifest the summary warns that the dataset's
+completeness could not be checked.
+
 Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 		Example: `  fairhold replay day/ --json
   fairhold replay day/ --workers 2 --findings findings.parquet
-  fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2`,
+  fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2
+  fairhold replay day/ --manifest-key operator.pub.pem`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd, args, o)
@@ -72,6 +83,7 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
 	f.StringArrayVar(&o.currencies, "currency", nil, "declare a currency's decimals, `CODE:DECIMALS` (repeatable), e.g. ETH:18")
+	f.StringVar(&o.key, "manifest-key", "", "require each dataset's manifest.json to be signed by the Ed25519 public key in `PUB.pem` (PEM PKIX)")
 	return cmd
 }
 
@@ -104,6 +116,18 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if err != nil {
 		return usageError(fmt.Errorf("--currency: %w", err))
 	}
+	var key ed25519.PublicKey
+	if o.key != "" {
+		var err error
+		if key, err = manifest.LoadPublicKey(o.key); err != nil {
+			return usageError(fmt.Errorf("--manifest-key: %w", err))
+		}
+		for _, a := range args {
+			if st, err := os.Stat(a); err == nil && !st.IsDir() {
+				return usageErrorf("--manifest-key: %s is a file; a signed manifest belongs to a dataset directory", a)
+			}
+		}
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Keep the heap near what the row groups in flight need instead of
 		// letting it grow to twice the live data between collections.
@@ -135,6 +159,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		Workers:    o.workers,
 		Config:     &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
 		Currencies: currencies,
+		Manifests:  replayer.LoadManifests(args, key),
 		Findings: func(f *finding.Finding) error {
 			if len(sample) < sampleMax {
 				sample = append(sample, *f)
@@ -145,12 +170,15 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 			return nil
 		},
 	}
-	var hf *os.File
+	var hf *atomicfile.File
 	if o.heap != "" {
-		if hf, err = os.Create(o.heap); err != nil {
+		if hf, err = atomicfile.Create(o.heap); err != nil {
+			if fw != nil {
+				fw.Abort()
+			}
 			return usageError(fmt.Errorf("--memprofile: %w", err))
 		}
-		defer hf.Close()
+		defer hf.Abort()
 		opts.HeapProfile = hf
 	}
 	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
@@ -158,13 +186,15 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	sum, err := replayer.Replay(ds, opts)
 	bar.Done()
 	if fw != nil {
-		if cerr := fw.Close(); err == nil && cerr != nil {
+		if err != nil {
+			fw.Abort()
+		} else if cerr := fw.Close(); cerr != nil {
 			err = fmt.Errorf("failed to write %s: %w", o.findings, cerr)
 		}
 	}
-	if hf != nil {
-		if cerr := hf.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("--memprofile: failed to write %s: %w", o.heap, cerr)
+	if hf != nil && err == nil {
+		if cerr := hf.Commit(); cerr != nil {
+			err = fmt.Errorf("--memprofile: %w", cerr)
 		}
 	}
 	if err != nil {
@@ -240,11 +270,16 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 	}
 	fmt.Fprintln(w, "first findings:")
 	for _, f := range sample {
-		where := fmt.Sprintf("%s row %d round %s", f.File, f.Row, f.RoundID)
-		if f.RoundID == "" && f.File == "" {
-			where = "the log" // a finding about the whole log, such as a table's VOID_BIAS
+		switch {
+		case f.RoundID == "" && f.File == "":
+			// A finding about the whole log, such as a table's VOID_BIAS.
+			fmt.Fprintf(w, "  the log: %s %s: expected %s, got %s", f.Code, f.Field, f.Expected, f.Actual)
+		case f.RoundID == "" && f.Row < 0:
+			// The dataset as a whole, or a whole file.
+			fmt.Fprintf(w, "  %s: %s %s: expected %s, got %s", f.File, f.Code, f.Field, f.Expected, f.Actual)
+		default:
+			fmt.Fprintf(w, "  %s row %d round %s: %s %s: expected %s, got %s", f.File, f.Row, f.RoundID, f.Code, f.Field, f.Expected, f.Actual)
 		}
-		fmt.Fprintf(w, "  %s: %s %s: expected %s, got %s", where, f.Code, f.Field, f.Expected, f.Actual)
 		if f.Detail != "" {
 			fmt.Fprintf(w, " (%s)", f.Detail)
 		}

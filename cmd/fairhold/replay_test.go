@@ -147,9 +147,12 @@ func TestReplayErrors(t *testing.T) {
 }
 
 func TestReplayUnreadable(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "part-00000.rounds.parquet"), []byte("not parquet"), 0o644))
-	_, stderr, code := runCLI("replay", dir)
-	assert.Equal(t, 1, code, stderr)
-	assert.Contains(t, stderr, "part-00000.rounds.parquet")
+	for _, rel := range []string{filepath.Join("rounds", "part-00000.parquet"), "part-00000.rounds.parquet"} {
+		dir := t.TempDir()
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte("not parquet"), 0o644))
+		_, stderr, code := runCLI("replay", dir)
+		assert.Equal(t, 1, code, stderr)
+		assert.Contains(t, stderr, rel)
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairhold/fairhold/fairness/chain"
 	"github.com/fairhold/fairhold/fairness/seed"
+	"github.com/fairhold/fairhold/replay/atomicfile"
 )
 
 // seedOutput is the JSON of `fairhold seed new`. Secrets (the seed, the
@@ -128,24 +129,27 @@ func (o seedOutput) writeText(w io.Writer) error {
 }
 
 // writeSecretFile creates path with mode 0600 and writes b. It refuses to
-// overwrite an existing file, and removes the file again if writing fails,
-// so that no partial secret is left behind. Errors name the file, never the
+// overwrite an existing file. The file is written under a temporary name
+// and linked to path once whole, so that no partial secret is ever at path;
+// on error the temporary file is removed. Errors name the file, never the
 // content.
 func writeSecretFile(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if _, err := os.Lstat(path); err == nil {
+		return usageErrorf("--out: %s already exists; refusing to overwrite a secret", path)
+	}
+	f, err := atomicfile.CreateMode(path, 0o600)
 	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := f.CommitNew(); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return usageErrorf("--out: %s already exists; refusing to overwrite a secret", path)
 		}
-		return fmt.Errorf("failed to create %s: %w", path, err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = os.Remove(path)
-		return fmt.Errorf("failed to write %s: %w", path, err)
+		return err
 	}
 	return nil
 }

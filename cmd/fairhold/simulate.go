@@ -2,15 +2,20 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/replay/atomicfile"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -18,7 +23,8 @@ import (
 )
 
 // faultsManifest is the file in the output directory that lists the
-// injected faults, one JSON object a line: round_id, fault, code.
+// injected faults, one JSON object a line: round_id, fault, code (and file,
+// for a dataset fault).
 const faultsManifest = "faults.jsonl"
 
 type simulateOptions struct {
@@ -33,11 +39,14 @@ type simulateOptions struct {
 	listFaults bool
 	asJSON     bool
 	rowGroup   int
+	partRounds int64
 	optimal    string
+	key        string
 }
 
 type faultListing struct {
 	Name        string   `json:"name"`
+	Kind        string   `json:"kind"` // round, session or dataset
 	Games       []string `json:"games"`
 	Finding     string   `json:"finding"`
 	Description string   `json:"description"`
@@ -49,8 +58,12 @@ func newSimulateCmd() *cobra.Command {
 		Use:   "simulate --game GAME --rounds N --out DIR [--seed S] [--players P] [--faults NAME[:RATE],...]",
 		Short: "Simulate a provably-fair operator's round logs, honest or with injected faults",
 		Long: `Simulate an operator of casino-holdem, live-casino-holdem or double-holdem and
-write its round log to DIR: Parquet parts (part-00000.rounds.parquet and the child
-tables, docs/log-format.md) or, with --format jsonl, part-00000.rounds.jsonl. The operator is
+write its round log to DIR, one folder per table: Parquet parts
+(DIR/rounds/part-00000.parquet, DIR/boxes/part-00000.parquet, ...; docs/log-format.md)
+or, with --format jsonl, DIR/rounds/part-00000.jsonl; a new part every --part-rounds
+rounds. Last, DIR/manifest.json lists every part with its SHA-256, rows, first and
+last round and time range, signed with --manifest-key (DIR/manifest.json.sig). Every
+file is written under a temporary name and renamed once whole. The operator is
 honest: server seeds committed before use and revealed after, hash chains on the
 live table, per-player client seeds and nonces, bets auto-adjusted to the table
 limits, settlement by the rules profile, wallets with balances, occasional void
@@ -63,11 +76,15 @@ quarter of the time). With --optimal-strategy FILE, a strategy file written by
 of the players follow the exact optimal strategy instead of the basic one.
 
 --faults injects faults from the catalogue (--list-faults) at a rate per round
-(per seed session for the session faults; default 0.01). Every injected fault
-is listed in DIR/faults.jsonl (round_id, fault, code): the findings a replay
-must report.`,
+(per seed session for the session faults; default 0.01). The dataset faults
+(part-missing, part-altered, part-truncated, part-extra) are applied once, to
+the files, after the manifest is written. Every injected fault is listed in
+DIR/faults.jsonl (round_id, fault, code; file for a dataset fault): the
+findings a replay must report.`,
 		Example: `  fairhold simulate --game casino-holdem --rounds 100000 --out day1
   fairhold simulate --game double-holdem --rounds 5000 --out dh --faults dh-pot-wrong-winner:0.02,cards-mismatch
+  fairhold simulate --game casino-holdem --rounds 30000 --out day2 --part-rounds 10000 --faults part-missing,part-altered
+  fairhold simulate --game casino-holdem --rounds 100000 --out day3 --manifest-key operator.pem
   fairhold simulate --list-faults --json
   fairhold math casino-holdem --strategy-out strategy.parquet   # exit 3: a published claim fails
   fairhold simulate --game casino-holdem --rounds 100000 --out day1 --optimal-strategy strategy.parquet`,
@@ -82,13 +99,15 @@ must report.`,
 	f := cmd.Flags()
 	f.StringVar(&o.game, "game", "", "casino-holdem, live-casino-holdem or double-holdem")
 	f.Int64Var(&o.rounds, "rounds", 0, "number of rounds (hands) to simulate")
-	f.StringVar(&o.out, "out", "", "output directory (created if needed)")
+	f.StringVar(&o.out, "out", "", "output directory (created if needed; use a new or empty one: parts of an earlier run left in it are not in the new manifest)")
 	f.Uint64Var(&o.seed, "seed", 1, "simulation seed: the same seed gives the same log")
 	f.IntVar(&o.players, "players", 0, "players: casino-holdem players taking turns, live-casino-holdem player pool, double-holdem seats (2..10); 0 = default")
 	f.StringVar(&o.faults, "faults", "", "faults to inject, NAME[:RATE],... (see --list-faults)")
 	f.StringVar(&o.format, "format", "parquet", "parquet or jsonl")
 	f.StringVar(&o.profile, "profile", "", "rules profile, a built-in name or a JSON file (default: the built-in profile of the game)")
 	f.IntVar(&o.rowGroup, "row-group", roundlog.DefaultRowGroupRounds, "rounds per Parquet row group at most (a row group also ends when a child table reaches 65,536 rows)")
+	f.Int64Var(&o.partRounds, "part-rounds", roundlog.DefaultFileRounds, "rounds per part at most (a Parquet part also ends at 256 row groups)")
+	f.StringVar(&o.key, "manifest-key", "", "sign the manifest with the Ed25519 private key in `PRIV.pem` (PEM PKCS #8), writing DIR/manifest.json.sig")
 	f.StringVar(&o.optimal, "optimal-strategy", "", "Casino Hold'em: a strategy `FILE` written by 'fairhold math --strategy-out' for the same profile; a quarter of the players follow it")
 	f.BoolVar(&o.listFaults, "list-faults", false, "list the fault catalogue and exit")
 	f.BoolVar(&o.asJSON, "json", false, "with --list-faults: print JSON")
@@ -99,14 +118,22 @@ func listFaults(cmd *cobra.Command, asJSON bool) error {
 	fs := sim.Faults()
 	out := make([]faultListing, len(fs))
 	for i, f := range fs {
-		out[i] = faultListing{Name: f.Name, Games: f.Games, Finding: string(f.Finding), Description: f.Description}
+		out[i] = faultListing{Name: f.Name, Kind: f.Kind(), Games: f.Games, Finding: string(f.Finding), Description: f.Description}
+	}
+	for _, f := range sim.DatasetFaults() {
+		out = append(out, faultListing{Name: f.Name, Kind: "dataset", Games: []string{round.CasinoHoldem, round.DoubleHoldem, round.LiveCasinoHoldem},
+			Finding: string(f.Finding), Description: f.Description})
 	}
 	if asJSON {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
 	w := cmd.OutOrStdout()
 	for _, f := range out {
-		fmt.Fprintf(w, "%s -> %s %v\n    %s\n", f.Name, f.Finding, f.Games, f.Description)
+		kind := ""
+		if f.Kind == "dataset" {
+			kind = " (dataset fault: applied once, to the files, after the manifest)"
+		}
+		fmt.Fprintf(w, "%s -> %s %v%s\n    %s\n", f.Name, f.Finding, f.Games, kind, f.Description)
 	}
 	return nil
 }
@@ -123,10 +150,22 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 		return usageErrorf("--format %q: want parquet or jsonl", o.format)
 	case o.rowGroup <= 0:
 		return usageErrorf("--row-group %d: want a positive number", o.rowGroup)
+	case o.partRounds <= 0:
+		return usageErrorf("--part-rounds %d: want a positive number", o.partRounds)
 	}
 	faults, err := sim.ParseFaults(o.faults)
 	if err != nil {
 		return usageError(err)
+	}
+	faults, datasetFaults := sim.SplitDatasetFaults(faults)
+	if err := checkDatasetFaults(datasetFaults, o.rounds, o.partRounds); err != nil {
+		return err
+	}
+	var key ed25519.PrivateKey
+	if o.key != "" {
+		if key, err = manifest.LoadPrivateKey(o.key); err != nil {
+			return usageError(fmt.Errorf("--manifest-key: %w", err))
+		}
 	}
 	cfg := sim.Config{Game: o.game, Rounds: o.rounds, Seed: o.seed, Players: o.players, Faults: faults}
 	if o.profile != "" {
@@ -152,52 +191,37 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 		return fmt.Errorf("failed to create %s: %w", o.out, err)
 	}
 
-	var write func(*round.Round) error
-	var closeLog func() error
+	opts := roundlog.Options{RowGroupRounds: o.rowGroup, FileRounds: o.partRounds}
+	var w datasetWriter
 	if o.format == "parquet" {
-		w, err := roundlog.NewParquetWriter(o.out, roundlog.Options{RowGroupRounds: o.rowGroup})
+		pw, err := roundlog.NewParquetWriter(o.out, opts)
 		if err != nil {
 			return err
 		}
-		write, closeLog = w.Write, w.Close
+		w = pw
 	} else {
-		f, err := os.Create(filepath.Join(o.out, "part-00000.rounds.jsonl"))
-		if err != nil {
-			return fmt.Errorf("failed to create the log: %w", err)
-		}
-		w, err := roundlog.NewJSONLWriter(f)
-		if err != nil {
-			f.Close()
-			return err
-		}
-		write = w.Write
-		closeLog = func() error { return errors.Join(w.Close(), f.Close()) }
+		w = roundlog.NewJSONLDatasetWriter(o.out, opts)
 	}
-	mf, err := os.Create(filepath.Join(o.out, faultsManifest))
-	if err != nil {
-		closeLog()
-		return fmt.Errorf("failed to create the fault manifest: %w", err)
-	}
-	mw := bufio.NewWriter(mf)
-	enc := json.NewEncoder(mw)
-
 	bar := newProgress(cmd.ErrOrStderr(), "simulate", o.rounds)
 	// The simulator runs ahead of the writer on its own goroutine; the
 	// order of the rounds is kept, so the output does not depend on it.
 	batches := make(chan simBatch, 4)
 	stop := make(chan struct{})
 	go produceRounds(s, batches, stop)
-	var injected int
+	// The round faults injected, by the index of their round: a dataset
+	// fault may remove rounds, and their faults with them.
+	var injected []indexedInjection
+	var written int64
 	var werr error
 	for b := range batches {
 		werr = b.err
 		for i := 0; werr == nil && i < len(b.rounds); i++ {
-			werr = write(b.rounds[i])
+			werr = w.Write(b.rounds[i])
 		}
-		for i := 0; werr == nil && i < len(b.inj); i++ {
-			werr = enc.Encode(b.inj[i])
-			injected++
+		for i := range b.inj {
+			injected = append(injected, indexedInjection{written + int64(b.injAt[i]), b.inj[i]})
 		}
+		written += int64(len(b.rounds))
 		if werr != nil {
 			close(stop)
 			for range batches {
@@ -206,25 +230,99 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 		}
 		bar.Add(int64(len(b.rounds)))
 	}
+	bar.Done()
 	if werr != nil {
-		bar.Done()
-		closeLog()
-		mf.Close()
+		w.Abort()
 		return werr
 	}
-	bar.Done()
-	if err := errors.Join(closeLog(), mw.Flush(), mf.Close()); err != nil {
+	if err := w.Close(); err != nil {
 		return fmt.Errorf("failed to finish the log: %w", err)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "simulated %d %s rounds into %s (%s, seed %d, profile %s); %d faults injected, listed in %s\n",
-		o.rounds, o.game, o.out, o.format, o.seed, s.Profile().Name, injected, filepath.Join(o.out, faultsManifest))
+	// The manifest last: it lists the parts as written.
+	m := manifest.New()
+	// The simulator's currency (EUR unless set) has 2 decimals.
+	m.Currencies = map[string]int{cmp.Or(cfg.Currency, "EUR"): 2}
+	m.Parts = w.Parts()
+	if _, err := manifest.Write(o.out, m, key); err != nil {
+		return err
+	}
+	// Then the dataset faults, to the files: the manifest stays honest.
+	df := datasetFaulter{dir: o.out, format: o.format, opts: opts, cfg: cfg, parts: m.Parts}
+	inj, err := df.apply(datasetFaults)
+	if err != nil {
+		return err
+	}
+	n, err := writeFaultList(filepath.Join(o.out, faultsManifest), injected, df.removed, inj)
+	if err != nil {
+		return err
+	}
+	signed := ""
+	if key != nil {
+		signed = ", signed"
+	}
+	parts := "1 part"
+	if len(m.Parts) != 1 {
+		parts = fmt.Sprintf("%d parts", len(m.Parts))
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "simulated %d %s rounds into %s (%s, %s, seed %d, profile %s; manifest%s); %d faults injected, listed in %s\n",
+		o.rounds, o.game, o.out, o.format, parts, o.seed, s.Profile().Name, signed, n, filepath.Join(o.out, faultsManifest))
 	return nil
+}
+
+// indexedInjection is a round fault and the index of its round in the
+// simulation.
+type indexedInjection struct {
+	round int64
+	inj   sim.Injection
+}
+
+// writeFaultList writes faults.jsonl: the round faults of the rounds that
+// are still in the dataset (not in a range of removed), then the dataset
+// faults. It returns the number of faults listed.
+func writeFaultList(path string, rounds []indexedInjection, removed [][2]int64, dataset []datasetInjection) (int, error) {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return 0, fmt.Errorf("failed to create the fault list: %w", err)
+	}
+	defer f.Abort()
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	n := 0
+	for _, in := range rounds {
+		if slices.ContainsFunc(removed, func(r [2]int64) bool { return r[0] <= in.round && in.round < r[1] }) {
+			continue
+		}
+		if err := enc.Encode(&in.inj); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	for i := range dataset {
+		if err := enc.Encode(&dataset[i]); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return n, f.Commit()
+}
+
+// datasetWriter writes simulated rounds as the parts of a dataset:
+// *roundlog.ParquetWriter, *roundlog.JSONLDatasetWriter.
+type datasetWriter interface {
+	Write(*round.Round) error
+	Close() error
+	Abort()
+	Parts() []manifest.Part
 }
 
 // simBatch is a run of simulated rounds and the faults injected into them.
 type simBatch struct {
 	rounds []*round.Round
 	inj    []sim.Injection
+	injAt  []int // the index in rounds of each injection's round
 	err    error
 }
 
@@ -240,7 +338,10 @@ func produceRounds(s *sim.Simulator, out chan<- simBatch, stop <-chan struct{}) 
 				break
 			}
 			b.rounds = append(b.rounds, r)
-			b.inj = append(b.inj, inj...)
+			for _, in := range inj {
+				b.inj = append(b.inj, in)
+				b.injAt = append(b.injAt, len(b.rounds)-1)
+			}
 		}
 		select {
 		case out <- b:

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -26,17 +27,42 @@ func TestSimulateListFaults(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var got []faultListing
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
-	require.Len(t, got, len(sim.Faults()))
+	require.Len(t, got, len(sim.Faults())+len(sim.DatasetFaults()))
+	kinds := map[string]int{}
 	for _, f := range got {
+		kinds[f.Kind]++
 		assert.NotEmpty(t, f.Name)
 		assert.NotEmpty(t, f.Games, f.Name)
 		assert.NotEmpty(t, f.Description, f.Name)
 		_, ok := finding.Lookup(finding.Code(f.Finding))
 		assert.True(t, ok, "%s: finding %q is a catalogued code", f.Name, f.Finding)
 	}
+	assert.Equal(t, len(sim.DatasetFaults()), kinds["dataset"])
+	assert.Positive(t, kinds["round"])
+	assert.Positive(t, kinds["session"])
 	text, _, code := runCLI("simulate", "--list-faults")
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "tie-not-pushed -> TIE_NOT_PUSHED")
+	assert.Contains(t, text, "part-missing -> PART_MISSING")
+}
+
+// treeOf maps the path (relative, with /) of every file under dir to its
+// bytes.
+func treeOf(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		rel, err := filepath.Rel(dir, p)
+		require.NoError(t, err)
+		out[filepath.ToSlash(rel)] = b
+		return nil
+	}))
+	return out
 }
 
 func readManifest(t *testing.T, dir string) []sim.Injection {
@@ -59,20 +85,25 @@ func TestSimulateWritesLogAndManifest(t *testing.T) {
 			dirs := []string{t.TempDir(), t.TempDir()}
 			for _, dir := range dirs {
 				out, stderr, code := runCLI("simulate", "--game", "live-casino-holdem", "--rounds", "700", "--out", dir,
-					"--seed", "5", "--faults", "tie-not-pushed:0.2,cards-mismatch:0.05", "--format", format, "--row-group", "100")
+					"--seed", "5", "--faults", "tie-not-pushed:0.2,cards-mismatch:0.05", "--format", format, "--row-group", "100", "--part-rounds", "400")
 				require.Equal(t, 0, code, stderr)
 				assert.Contains(t, out, "simulated 700 live-casino-holdem rounds")
 			}
-			// Deterministic: the same bytes in both directories.
-			ents, err := os.ReadDir(dirs[0])
-			require.NoError(t, err)
-			for _, e := range ents {
-				a, err := os.ReadFile(filepath.Join(dirs[0], e.Name()))
-				require.NoError(t, err)
-				b, err := os.ReadFile(filepath.Join(dirs[1], e.Name()))
-				require.NoError(t, err)
-				assert.True(t, bytes.Equal(a, b), e.Name())
+			// Deterministic: the same bytes in both directories; one
+			// folder per table, the fault list and the manifest at the top.
+			files := treeOf(t, dirs[0])
+			assert.Equal(t, treeOf(t, dirs[1]), files)
+			want := []string{"boxes/part-00000.parquet", "boxes/part-00001.parquet", faultsManifest, manifest.FileName,
+				"rounds/part-00000.parquet", "rounds/part-00001.parquet"}
+			if format == "jsonl" {
+				want = []string{faultsManifest, manifest.FileName, "rounds/part-00000.jsonl", "rounds/part-00001.jsonl"}
 			}
+			assert.Equal(t, want, sortedKeys(files))
+			l, err := manifest.Load(dirs[0], nil)
+			require.NoError(t, err)
+			require.Len(t, l.Manifest.Parts, 2)
+			assert.Equal(t, int64(400), l.Manifest.Parts[0].Rounds)
+			assert.Equal(t, map[string]int{"EUR": 2}, l.Manifest.Currencies)
 			inj := readManifest(t, dirs[0])
 			codes := map[finding.Code]int{}
 			for _, in := range inj {
@@ -115,6 +146,9 @@ func TestSimulateUsageErrors(t *testing.T) {
 		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--faults", "tie-not-pushed:2"}, "rate"},
 		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--faults", "dh-pot-wrong-winner"}, "does not apply"},
 		{[]string{"--game", "double-holdem", "--rounds", "10", "--out", dir, "--players", "11"}, "players"},
+		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--part-rounds", "0"}, "--part-rounds"},
+		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--faults", "part-missing,part-altered"}, "need 2 parts"},
+		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--manifest-key", filepath.Join(dir, "nope.pem")}, "--manifest-key"},
 	} {
 		_, stderr, code := runCLI(append([]string{"simulate"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
@@ -161,9 +195,9 @@ func TestSimulateOptimalStrategy(t *testing.T) {
 	plain := filepath.Join(dir, "plain")
 	_, stderr, code = runCLI("simulate", "--game", "casino-holdem", "--rounds", "3000", "--players", "20", "--out", plain)
 	require.Equal(t, 0, code, stderr)
-	a, err := os.ReadFile(filepath.Join(out, "part-00000.boxes.parquet"))
+	a, err := os.ReadFile(filepath.Join(out, "boxes", "part-00000.parquet"))
 	require.NoError(t, err)
-	b, err := os.ReadFile(filepath.Join(plain, "part-00000.boxes.parquet"))
+	b, err := os.ReadFile(filepath.Join(plain, "boxes", "part-00000.parquet"))
 	require.NoError(t, err)
 	assert.NotEqual(t, a, b)
 

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
+	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/finding"
 )
 
@@ -32,20 +32,22 @@ const findingsRowGroup = 64 * 1024
 // file's bytes depend only on the findings written: a fixed CreatedBy, no
 // timestamps.
 type FindingsWriter struct {
-	f   *os.File
+	f   *atomicfile.File
 	bw  *bufio.Writer
 	pw  *parquet.GenericWriter[finding.Finding]
 	enc *json.Encoder
 	buf []finding.Finding
 }
 
-// CreateFindings creates the findings file path (.parquet or .jsonl).
+// CreateFindings creates the findings file path (.parquet or .jsonl). It
+// is written under a temporary name and renamed to path by Close, so that
+// path never holds a torn file; Abort removes it instead.
 func CreateFindings(path string) (*FindingsWriter, error) {
 	format, err := FindingsFormat(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("failed to create findings file: %w", err)
 	}
@@ -85,7 +87,8 @@ func (w *FindingsWriter) flush() error {
 	return w.pw.Flush()
 }
 
-// Close finishes the file.
+// Close finishes the file and renames it to its name; on error nothing is
+// left at the name.
 func (w *FindingsWriter) Close() error {
 	var err error
 	if w.pw != nil {
@@ -96,8 +99,12 @@ func (w *FindingsWriter) Close() error {
 	if e := w.bw.Flush(); err == nil {
 		err = e
 	}
-	if e := w.f.Close(); err == nil {
-		err = e
+	if err != nil {
+		w.f.Abort()
+		return err
 	}
-	return err
+	return w.f.Commit()
 }
+
+// Abort removes the file being written: nothing is left at its name.
+func (w *FindingsWriter) Abort() { w.f.Abort() }

@@ -21,6 +21,7 @@
 package replayer
 
 import (
+	"crypto/ed25519"
 	"fmt"
 	"io"
 	"runtime"
@@ -54,6 +55,13 @@ type Options struct {
 	// cross-round state and the buffers in flight are live then, as they
 	// are not once Replay returns.
 	HeapProfile io.Writer
+	// Manifests are the manifests of the paths replayed ([LoadManifests];
+	// Run reads them): the dataset is checked against them, and their
+	// findings come first (see manifest.go).
+	Manifests []DatasetManifest
+	// ManifestKey, if not nil, is the key Run requires the manifests to
+	// be signed with.
+	ManifestKey ed25519.PublicKey
 }
 
 // unitResult is what a worker produces for one unit.
@@ -75,6 +83,9 @@ func Run(paths []string, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer ds.Close()
+	if opts.Manifests == nil {
+		opts.Manifests = LoadManifests(paths, opts.ManifestKey)
+	}
 	return Replay(ds, opts)
 }
 
@@ -109,6 +120,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		total += max(u.Rounds, 0)
 	}
 	ledger.Reserve(total)
+	check := newDatasetCheck(ds, &opts, sum)
+	defer check.close()
+	opts.Findings = check.findings()
 	emit := func(fs []finding.Finding) error {
 		for i := range fs {
 			sum.count(&fs[i])
@@ -186,6 +200,7 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			return nil, res.err
 		}
 		buf = append(buf[:0], res.findings...)
+		check.observe(res.traces)
 		buf = ledger.ObserveAll(res.traces, buf)
 		buf = sum.merge(res.totals, res.traces, buf)
 		totalsPool.Put(res.totals)
@@ -209,6 +224,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		}
 	}
 	if err := emit(sum.finish(opts.Currencies)); err != nil {
+		return nil, err
+	}
+	if err := check.finish(); err != nil {
 		return nil, err
 	}
 	return sum, nil

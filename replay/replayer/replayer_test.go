@@ -234,7 +234,7 @@ func TestReplayDeterministicAndComplete(t *testing.T) {
 				var f finding.Finding
 				require.NoError(t, json.Unmarshal(line, &f))
 				var part int64
-				_, err := fmt.Sscanf(filepath.Base(f.File), "part-%05d.rounds.parquet", &part)
+				_, err := fmt.Sscanf(filepath.Base(f.File), "part-%05d.parquet", &part)
 				require.NoError(t, err, f.File)
 				k := part*900 + f.Row // 900 rounds per part
 				assert.NotContains(t, got, k, "two findings on round %d", k)
@@ -251,7 +251,7 @@ func TestReplayDamagedInput(t *testing.T) {
 	writeParquet(t, filepath.Join(dir, "pq"), rs, 200)
 	// Truncate the second part's rounds file: the first part is still
 	// verified and the damage is a finding naming the file.
-	parts, err := filepath.Glob(filepath.Join(dir, "pq", "*.rounds.parquet"))
+	parts, err := filepath.Glob(filepath.Join(dir, "pq", "rounds", "*.parquet"))
 	require.NoError(t, err)
 	require.Len(t, parts, 2)
 	b, err := os.ReadFile(parts[1])

@@ -81,8 +81,8 @@ func casinoDataset(t *testing.T, n, rg int, edit func(i int, r *round.Round)) (s
 }
 
 func TestDamageValues(t *testing.T) {
-	rounds := filepath.Join("part-00000.rounds.parquet")
-	boxes := filepath.Join("part-00000.boxes.parquet")
+	rounds := filepath.Join(TableRounds, "part-00000.parquet")
+	boxes := filepath.Join(TableBoxes, "part-00000.parquet")
 	for _, tc := range []struct {
 		name    string
 		edit    func(r *round.Round)
@@ -153,7 +153,7 @@ func TestDamageFiles(t *testing.T) {
 		dir := t.TempDir()
 		rs := casinoRounds(60)
 		writeParquet(t, dir, rs, Options{RowGroupRounds: 10, FileRounds: 30})
-		p := filepath.Join(dir, "part-00000.rounds.parquet")
+		p := TablePath(dir, TableRounds, "part-00000", "parquet")
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(p, b[:len(b)/2], 0o644))
@@ -166,7 +166,7 @@ func TestDamageFiles(t *testing.T) {
 	})
 	t.Run("corrupt row group", func(t *testing.T) {
 		dir, rs := casinoDataset(t, 40, 10, nil)
-		p := filepath.Join(dir, "part-00000.rounds.parquet")
+		p := TablePath(dir, TableRounds, "part-00000", "parquet")
 		rg := openFile(t, p).Metadata().RowGroups[2]
 		start := rg.Columns[0].MetaData.DataPageOffset
 		end := rg.Columns[len(rg.Columns)-1].MetaData.DataPageOffset
@@ -189,7 +189,7 @@ func TestDamageFiles(t *testing.T) {
 		// round 8 two boxes. Both the fast and the generic reader see it.
 		for _, generic := range []bool{false, true} {
 			dir, rs := casinoDataset(t, 20, 20, nil)
-			p := filepath.Join(dir, "part-00000.boxes.parquet")
+			p := TablePath(dir, TableBoxes, "part-00000", "parquet")
 			rows, err := readGroup(openFile(t, p).RowGroups()[0], []boxRow(nil))
 			require.NoError(t, err)
 			rows[7].RoundID = rows[8].RoundID
@@ -272,7 +272,7 @@ func TestDamageFiles(t *testing.T) {
 			p.release()
 		}
 		d.Close()
-		writeRaw(t, filepath.Join(dir, "part-00000.rounds.parquet"), rows, MetaSchemaVersion, "1.7", MetaTable, TableRounds)
+		writeRaw(t, TablePath(dir, TableRounds, "part-00000", "parquet"), rows, MetaSchemaVersion, "1.7", MetaTable, TableRounds)
 		got, _, dmg := readAll(t, dir)
 		assert.Empty(t, dmg)
 		assert.Equal(t, jsonRoundTrip(t, rs), got)

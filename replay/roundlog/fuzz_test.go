@@ -22,7 +22,7 @@ func FuzzReadParquet(f *testing.F) {
 	tables := []string{TableRounds, TableBoxes, TableSeats, TableActions, TablePots}
 	orig := make([][]byte, len(tables))
 	for i, table := range tables {
-		b, err := os.ReadFile(filepath.Join(src, "part-00000."+table+".parquet"))
+		b, err := os.ReadFile(TablePath(src, table, "part-00000", "parquet"))
 		require.NoError(f, err)
 		orig[i] = b
 		f.Add(uint8(i), b)
@@ -36,7 +36,9 @@ func FuzzReadParquet(f *testing.F) {
 			if i == k {
 				b = data
 			}
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "part-00000."+table+".parquet"), b, 0o644))
+			p := TablePath(dir, table, "part-00000", "parquet")
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, b, 0o644))
 		}
 		var openErr, scanErr error
 		var dmg []*DamageError

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -51,7 +51,7 @@ type header struct {
 }
 
 func readJSONL(fn string, fn2 func(*Record) error) ([]*DamageError, error) {
-	f, err := os.Open(fn)
+	f, err := regularfile.Open(fn) // never a FIFO: reading one would block
 	if err != nil {
 		return []*DamageError{{File: fn, RowGroup: -1, Row: -1, Reason: err.Error()}}, nil
 	}

@@ -3,7 +3,6 @@ package roundlog
 import (
 	"encoding/binary"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -65,7 +64,7 @@ func TestDamagedPageSizes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, rs := casinoDataset(t, 30, 10, nil)
-			p := filepath.Join(dir, "part-00000.rounds.parquet")
+			p := TablePath(dir, TableRounds, "part-00000", "parquet")
 			md := openFile(t, p).Metadata()
 			// Column 0 (round_id) of row group 1: plain, so its first page
 			// is a data page at DataPageOffset.
@@ -102,7 +101,7 @@ type round0 struct{ id string }
 // than the file is damage, found before parquet-go allocates the footer.
 func TestDamagedFooterLength(t *testing.T) {
 	dir, _ := casinoDataset(t, 30, 10, nil)
-	p := filepath.Join(dir, "part-00000.rounds.parquet")
+	p := TablePath(dir, TableRounds, "part-00000", "parquet")
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	binary.LittleEndian.PutUint32(b[len(b)-8:], 0x7fff_ffff)
@@ -146,7 +145,7 @@ func TestDamagedChunkMetadata(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, _ := casinoDataset(t, 30, 10, nil)
-			p := filepath.Join(dir, "part-00000.rounds.parquet")
+			p := TablePath(dir, TableRounds, "part-00000", "parquet")
 			col := -1
 			for i, c := range openFile(t, p).Metadata().RowGroups[1].Columns {
 				if c.MetaData.PathInSchema[0] == "nonce" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/fairhold/fairhold/replay/internal/regularfile"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -51,9 +54,11 @@ type Unit struct {
 // a dataset of many files holds the footers and descriptors of the parts
 // being read only, not of every part.
 type Dataset struct {
-	units  []Unit
-	parts  map[string]*part // by rounds file
-	damage []*DamageError
+	units    []Unit
+	parts    map[string]*part // by rounds file
+	damage   []*DamageError
+	files    []DatasetFile
+	warnings []string
 }
 
 // part is one Parquet part: what Open learnt of its files, and its files
@@ -171,60 +176,270 @@ func openParquetFile(f *os.File) (pf *parquet.File, err error) {
 
 var childTables = [4]string{TableBoxes, TableSeats, TableActions, TablePots}
 
-// Open opens the logs at paths: Parquet rounds files (*.rounds.parquet,
-// with their sibling child files), JSON Lines files (*.jsonl), or
-// directories holding them (not recursive). In a directory only
-// *.rounds.parquet and *.rounds.jsonl are logs; other files (such as the
-// simulator's faults.jsonl) are ignored. A file that cannot be read at
-// all (not Parquet, truncated, wrong schema, missing required column) is
-// listed by [Dataset.Damage] and skipped; the error is reserved for paths
-// that do not exist, an empty input, and files of an unknown major schema
-// version ([ErrUnsupportedVersion]).
+// Open opens the logs at paths: dataset directories, Parquet rounds
+// files, or JSON Lines files (*.jsonl).
+//
+// A dataset directory DIR has one folder per table (docs/log-format.md
+// section 3.1): every DIR/rounds/NAME.parquet is the rounds file of the
+// part NAME, whose child tables are DIR/boxes/NAME.parquet,
+// DIR/seats/NAME.parquet, ... when present, and every DIR/rounds/NAME.jsonl
+// is a JSON Lines log. The old flat layout, DIR/PREFIX.rounds.parquet
+// beside DIR/PREFIX.boxes.parquet, ... and DIR/PREFIX.rounds.jsonl, is
+// still read, with a warning ([Dataset.Warnings]). Names starting with a
+// dot (such as the temporary files of a writer) and other files (such as
+// the simulator's faults.jsonl or the manifest) are not logs. A directory
+// named rounds may be given for its parent.
+//
+// Only regular files (or symbolic links to them) are read. A file named
+// like a part that is a named pipe, a device, a directory, a dangling or
+// looping link, or that cannot be opened or read at all (not Parquet,
+// truncated, wrong schema, missing required column), and a child table's
+// file without its rounds file, is listed by [Dataset.Damage]; the other
+// parts are read. The error is reserved for paths that do not exist, an
+// input without any log, and files of an unknown major schema version
+// ([ErrUnsupportedVersion]).
 func Open(paths ...string) (*Dataset, error) {
-	var files []string
+	var l listing
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("failed to open round log: %w", err)
 		}
 		if !st.IsDir() {
-			files = append(files, p)
+			l.add(p, childrenOf(p))
+			if strings.HasSuffix(p, flatRounds+".parquet") {
+				l.warn(flatWarning(p))
+			}
 			continue
 		}
-		ents, err := os.ReadDir(p)
-		if err != nil {
+		if err := l.listDir(p); err != nil {
 			return nil, fmt.Errorf("failed to open round log: %w", err)
 		}
-		for _, e := range ents {
-			n := e.Name()
-			if !e.IsDir() && (strings.HasSuffix(n, "."+TableRounds+".parquet") || strings.HasSuffix(n, "."+TableRounds+".jsonl")) {
-				files = append(files, filepath.Join(p, n))
-			}
+	}
+	slices.SortFunc(l.rounds, func(a, b roundsFile) int { return strings.Compare(a.path, b.path) })
+	l.rounds = slices.CompactFunc(l.rounds, func(a, b roundsFile) bool { return a.path == b.path })
+	if len(l.rounds) == 0 && len(l.orphans) == 0 && !l.manifest {
+		return nil, fmt.Errorf("no round log files (rounds/*.parquet, rounds/*.jsonl, or the old layout's *.rounds.parquet, *.rounds.jsonl) in %s", strings.Join(paths, ", "))
+	}
+	d := &Dataset{parts: map[string]*part{}, warnings: l.warnings}
+	have := map[string]bool{}
+	for _, r := range l.rounds {
+		have[r.path] = true
+		if _, err := regularfile.Check(r.path); err != nil {
+			d.damage = append(d.damage, &DamageError{File: r.path, RowGroup: -1, Row: -1, Reason: notReadable(err)})
+			d.files = append(d.files, DatasetFile{Path: r.path, Table: TableRounds, Rows: -1})
+			d.addChildFiles(r)
+			continue
 		}
-	}
-	slices.Sort(files)
-	files = slices.Compact(files)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no round log files (*.rounds.parquet, *.rounds.jsonl) in %s", strings.Join(paths, ", "))
-	}
-	d := &Dataset{parts: map[string]*part{}}
-	for _, fn := range files {
 		var err error
 		switch {
-		case strings.HasSuffix(fn, ".jsonl"):
-			d.units = append(d.units, Unit{File: fn, Format: FormatJSONL, Rounds: -1})
-		case strings.HasSuffix(fn, ".parquet"):
-			err = d.openPart(fn)
+		case strings.HasSuffix(r.path, ".jsonl"):
+			d.units = append(d.units, Unit{File: r.path, Format: FormatJSONL, Rounds: -1})
+			d.files = append(d.files, DatasetFile{Path: r.path, Table: TableRounds, Rows: -1})
+		case strings.HasSuffix(r.path, ".parquet"):
+			err = d.openPart(r)
 		default:
-			err = fmt.Errorf("%s: not a round log file (want *.rounds.parquet or *.jsonl)", fn)
+			err = fmt.Errorf("%s: not a round log file (want *.parquet or *.jsonl)", r.path)
 		}
 		if err != nil {
 			d.Close()
 			return nil, err
 		}
 	}
+	slices.SortFunc(l.orphans, func(a, b orphan) int { return strings.Compare(a.Path, b.Path) })
+	for _, o := range l.orphans {
+		if have[o.roundsPath] {
+			continue
+		}
+		d.files = append(d.files, o.DatasetFile)
+		d.damage = append(d.damage, &DamageError{File: o.Path, RowGroup: -1, Row: -1,
+			Reason: fmt.Sprintf("a %s file without its rounds file %s: the part's rounds are missing", o.Table, o.roundsPath)})
+	}
 	return d, nil
 }
+
+// The old flat layout's rounds files end in flatRounds + ".parquet" or
+// ".jsonl".
+const flatRounds = "." + TableRounds
+
+func flatWarning(where string) string {
+	return fmt.Sprintf("%s: the old flat layout (PREFIX.rounds.parquet beside PREFIX.boxes.parquet, ...), read as before; "+
+		"write one folder per table (rounds/part-00000.parquet, boxes/part-00000.parquet, ...; docs/log-format.md section 3.1)", where)
+}
+
+// DatasetFile is a file of a dataset named like a part's file, readable
+// or not, as [Open] found it.
+type DatasetFile struct {
+	Path  string // as Open found it: joined to the path it was given
+	Table string
+	Rows  int64 // rows of the table in the file per its footer; -1 when unknown (JSON Lines, damage)
+}
+
+// roundsFile is a rounds file found by Open and the way to its child
+// tables' files: child(table) is the path of one, "" for none.
+type roundsFile struct {
+	path  string
+	child func(table string) string
+}
+
+// orphan is a child table's file found in a directory, to be reported
+// when its rounds file is not there.
+type orphan struct {
+	DatasetFile
+	roundsPath string
+}
+
+// listing is what Open found in its paths.
+type listing struct {
+	rounds   []roundsFile
+	orphans  []orphan
+	warnings []string
+	manifest bool // a directory holds a manifest
+}
+
+func (l *listing) add(path string, child func(string) string) {
+	l.rounds = append(l.rounds, roundsFile{path: path, child: child})
+}
+
+func (l *listing) warn(w string) {
+	if !slices.Contains(l.warnings, w) {
+		l.warnings = append(l.warnings, w)
+	}
+}
+
+// listDir lists the logs of the directory dir: its table folders, and
+// the files of the old flat layout.
+func (l *listing) listDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	flat := false
+	folder := false
+	for _, e := range ents {
+		n := e.Name()
+		switch {
+		case strings.HasPrefix(n, "."):
+		case n == manifest.FileName:
+			l.manifest = true
+		case strings.HasSuffix(n, flatRounds+".parquet") || strings.HasSuffix(n, flatRounds+".jsonl"):
+			p := filepath.Join(dir, n)
+			l.add(p, childrenOf(p))
+			flat = true
+		case n == TableRounds:
+			folder = true
+		default:
+			for _, t := range childTables {
+				if prefix, ok := strings.CutSuffix(n, "."+t+".parquet"); ok {
+					l.orphans = append(l.orphans, orphan{DatasetFile{Path: filepath.Join(dir, n), Table: t, Rows: -1}, filepath.Join(dir, prefix+flatRounds+".parquet")})
+				}
+			}
+		}
+	}
+	if flat {
+		l.warn(flatWarning(dir))
+	}
+	if folder {
+		return l.listFolders(dir)
+	}
+	if !flat && filepath.Base(filepath.Clean(dir)) == TableRounds {
+		return l.listFolders(filepath.Dir(filepath.Clean(dir)))
+	}
+	return nil
+}
+
+// listFolders lists the table folders of the dataset dir. A name in a
+// table folder that is not a regular file is listed all the same: it is
+// damage, never skipped.
+func (l *listing) listFolders(dir string) error {
+	names, err := partNames(filepath.Join(dir, TableRounds))
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if strings.HasSuffix(n, ".parquet") || strings.HasSuffix(n, ".jsonl") {
+			p := filepath.Join(dir, TableRounds, n)
+			l.add(p, childrenOf(p))
+		}
+	}
+	for _, t := range childTables {
+		names, err := partNames(filepath.Join(dir, t))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return err
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, ".parquet") {
+				l.orphans = append(l.orphans, orphan{DatasetFile{Path: filepath.Join(dir, t, n), Table: t, Rows: -1}, filepath.Join(dir, TableRounds, n)})
+			}
+		}
+	}
+	return nil
+}
+
+// partNames lists the names in a table folder that do not start with a
+// dot.
+func partNames(folder string) ([]string, error) {
+	ents, err := os.ReadDir(folder)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+// childrenOf returns where the child tables' files of the rounds file
+// path are: PREFIX.boxes.parquet beside PREFIX.rounds.parquet (the flat
+// layout), DIR/boxes/NAME.parquet for DIR/rounds/NAME.parquet, and none
+// for another name or a JSON Lines file.
+func childrenOf(path string) func(string) string {
+	if prefix, ok := strings.CutSuffix(path, flatRounds+".parquet"); ok {
+		return func(t string) string { return prefix + "." + t + ".parquet" }
+	}
+	dir, name := filepath.Split(path)
+	if strings.HasSuffix(name, ".parquet") && filepath.Base(filepath.Clean(dir)) == TableRounds {
+		root := filepath.Dir(filepath.Clean(dir))
+		return func(t string) string { return filepath.Join(root, t, name) }
+	}
+	return func(string) string { return "" }
+}
+
+// notReadable is the damage reason for a file that cannot be opened.
+func notReadable(err error) string {
+	var re *regularfile.Error
+	if errors.As(err, &re) {
+		return re.Reason
+	}
+	return fmt.Sprintf("cannot be opened: %v", err)
+}
+
+// addChildFiles lists the child files of a part whose rounds file cannot
+// be read: they are files of the dataset.
+func (d *Dataset) addChildFiles(r roundsFile) {
+	for _, t := range childTables {
+		if c := r.child(t); c != "" {
+			if _, err := os.Lstat(c); err == nil {
+				d.files = append(d.files, DatasetFile{Path: c, Table: t, Rows: -1})
+			}
+		}
+	}
+}
+
+// Files lists every file of the dataset named like a part's file, in the
+// order Open found them: each part's rounds file then its child files,
+// readable or not, and the child files without a rounds file.
+func (d *Dataset) Files() []DatasetFile { return d.files }
+
+// Warnings says what Open read but could not check as it should: the old
+// flat layout.
+func (d *Dataset) Warnings() []string { return d.warnings }
 
 // Units lists the units to read, in order.
 func (d *Dataset) Units() []Unit { return d.units }
@@ -258,12 +473,29 @@ func (d *Dataset) Close() error {
 	return errors.Join(errs...)
 }
 
+// openError is a file that could not be opened.
+type openError struct{ err error }
+
+func (e *openError) Error() string { return e.err.Error() }
+func (e *openError) Unwrap() error { return e.err }
+
+// openDamage turns the error of openParquet for a file that cannot be
+// opened into damage; other errors stay errors.
+func openDamage(fn string, err error) (*DamageError, error) {
+	var oe *openError
+	if errors.As(err, &oe) {
+		return &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: notReadable(oe.err)}, nil
+	}
+	return nil, err
+}
+
 // openParquet opens fn and checks its version, table and schema. The
-// caller closes the returned os.File.
+// caller closes the returned os.File. A file that cannot be opened (or is
+// not a regular file) is an *openError.
 func openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.File, *DamageError, error) {
-	f, err := os.Open(fn)
+	f, err := regularfile.Open(fn)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("failed to open round log: %w", err)
+		return nil, nil, nil, &openError{err}
 	}
 	pf, dmg, err := checkParquet(f, fn, table, want)
 	if pf == nil {
@@ -342,30 +574,42 @@ var (
 
 // openPart reads the footers of a part's files, lists its units and
 // closes the files again.
-func (d *Dataset) openPart(fn string) error {
+func (d *Dataset) openPart(r roundsFile) error {
+	fn := r.path
 	rf, f, dmg, err := openParquet(fn, TableRounds, schemaRounds)
 	if err != nil {
-		return err
+		if dmg, err = openDamage(fn, err); err != nil {
+			return err
+		}
 	}
 	if dmg != nil {
 		d.damage = append(d.damage, dmg)
+		d.files = append(d.files, DatasetFile{Path: fn, Table: TableRounds, Rows: -1})
+		d.addChildFiles(r)
 		return nil
 	}
 	defer f.Close()
 	p := &part{roundsFn: fn, roundGroups: len(rf.RowGroups())}
-	prefix := strings.TrimSuffix(fn, "."+TableRounds+".parquet")
+	d.files = append(d.files, DatasetFile{Path: fn, Table: TableRounds, Rows: rf.NumRows()})
 	for i, name := range childTables {
-		cfn := prefix + "." + name + ".parquet"
-		if _, err := os.Stat(cfn); err != nil {
+		cfn := r.child(name)
+		if cfn == "" {
 			continue
 		}
+		if _, err := os.Lstat(cfn); err != nil {
+			continue
+		}
+		df := DatasetFile{Path: cfn, Table: name, Rows: -1}
 		cf, f, dmg, err := openParquet(cfn, name, childSchemas[i])
 		if err != nil {
-			return err
+			if dmg, err = openDamage(cfn, err); err != nil {
+				return err
+			}
 		}
 		if dmg != nil {
 			// The rounds needing this table will be reported per row group.
 			d.damage = append(d.damage, dmg)
+			d.files = append(d.files, df)
 			continue
 		}
 		c := &child{name: name, path: cfn}
@@ -379,6 +623,8 @@ func (d *Dataset) openPart(fn string) error {
 			c.rows = append(c.rows, rg.NumRows())
 		}
 		f.Close()
+		df.Rows = cf.NumRows()
+		d.files = append(d.files, df)
 		p.children[i] = c
 	}
 	d.parts[fn] = p

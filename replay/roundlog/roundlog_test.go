@@ -3,9 +3,12 @@ package roundlog
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -136,7 +140,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 			}
 			if tc.opts.FileRowGroups > 0 {
-				parts, err := filepath.Glob(filepath.Join(dir, "*.rounds.parquet"))
+				parts, err := filepath.Glob(filepath.Join(dir, TableRounds, "*.parquet"))
 				require.NoError(t, err)
 				// 500 rounds in groups of 13 are 39 groups (the last of
 				// 6): 13 parts of 3 groups, the last holding 13+13+6.
@@ -167,16 +171,75 @@ func TestDeterministicBytes(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	writeParquet(t, a, rs, Options{RowGroupRounds: 50})
 	writeParquet(t, b, rs, Options{RowGroupRounds: 50})
-	ents, err := os.ReadDir(a)
+	files := 0
+	require.NoError(t, filepath.WalkDir(a, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		files++
+		rel, err := filepath.Rel(a, p)
+		require.NoError(t, err)
+		x, err := os.ReadFile(p)
+		require.NoError(t, err)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(x, y), rel)
+		return nil
+	}))
+	assert.Equal(t, 5, files)
+}
+
+// TestLayoutAndParts: one folder per table, a child table's folder only
+// when it has rows, and Parts describes every file as written: its path
+// relative to the dataset, rows, size and SHA-256, and each part's rounds,
+// first and last round ids and time range.
+func TestLayoutAndParts(t *testing.T) {
+	dir := t.TempDir()
+	rs := casinoRounds(25)
+	w, err := NewParquetWriter(dir, Options{RowGroupRounds: 4, FileRounds: 10})
 	require.NoError(t, err)
-	require.Len(t, ents, 5)
-	for _, e := range ents {
-		x, err := os.ReadFile(filepath.Join(a, e.Name()))
-		require.NoError(t, err)
-		y, err := os.ReadFile(filepath.Join(b, e.Name()))
-		require.NoError(t, err)
-		assert.True(t, bytes.Equal(x, y), e.Name())
+	for i := range rs {
+		require.NoError(t, w.Write(&rs[i]))
 	}
+	require.NoError(t, w.Close())
+	var names []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return err
+	}))
+	assert.Equal(t, []string{
+		"boxes/part-00000.parquet", "boxes/part-00001.parquet", "boxes/part-00002.parquet",
+		"rounds/part-00000.parquet", "rounds/part-00001.parquet", "rounds/part-00002.parquet",
+	}, names, "no seats, actions or pots folder for Casino Hold'em")
+	parts := w.Parts()
+	require.Len(t, parts, 3)
+	for k, p := range parts {
+		assert.Equal(t, PartName(k), p.Name)
+		first, last := 10*k, min(10*k+9, len(rs)-1)
+		assert.Equal(t, int64(last-first+1), p.Rounds)
+		assert.Equal(t, rs[first].RoundID, p.FirstRoundID)
+		assert.Equal(t, rs[last].RoundID, p.LastRoundID)
+		assert.Equal(t, rs[first].Time, p.MinTime)
+		assert.Equal(t, rs[last].Time, p.MaxTime)
+		require.Len(t, p.Files, 2)
+		for j, table := range []string{TableRounds, TableBoxes} {
+			f := p.Files[j]
+			assert.Equal(t, table+"/"+p.Name+".parquet", f.Path)
+			assert.Equal(t, table, f.Table)
+			assert.Equal(t, p.Rounds, f.Rows, "one box a round")
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+			require.NoError(t, err)
+			sum := sha256.Sum256(b)
+			assert.Equal(t, hex.EncodeToString(sum[:]), f.SHA256)
+			assert.Equal(t, int64(len(b)), f.Bytes)
+		}
+	}
+	m := manifest.New()
+	m.Parts = parts
+	assert.NoError(t, m.Validate())
 }
 
 func TestTimeFastPaths(t *testing.T) {
@@ -213,7 +276,7 @@ func TestColumnBounds(t *testing.T) {
 		TableSeats:   {"player_id": true, "stack_before": true, "card_3": false, "bonus_card": false},
 		TableActions: {"seat": true, "amount": true, "street": false, "kind": false},
 	} {
-		f, err := os.Open(filepath.Join(dir, "part-00000."+table+".parquet"))
+		f, err := os.Open(TablePath(dir, table, "part-00000", "parquet"))
 		require.NoError(t, err)
 		pf, err := openParquetFile(f)
 		require.NoError(t, err)
@@ -250,9 +313,15 @@ func TestWriteErrorReported(t *testing.T) {
 		}
 	}
 	require.Error(t, err, "a Write reports the failed row group")
-	assert.Contains(t, err.Error(), "part-00000.rounds.parquet")
+	assert.Contains(t, err.Error(), filepath.Join(TableRounds, "part-00000.parquet"))
 	assert.Contains(t, err.Error(), "disk full")
 	assert.Error(t, w.Close())
+	// Nothing is left: not the part at its names, nor a temporary file.
+	for _, table := range []string{TableRounds, TableBoxes} {
+		ents, err := os.ReadDir(filepath.Join(dir, table))
+		require.NoError(t, err)
+		assert.Empty(t, ents, table)
+	}
 }
 
 type failingWriter struct{}

@@ -5,7 +5,7 @@ package roundlog
 // (docs/log-format.md). Optional columns hold null for an absent value
 // (an empty string, a zero time, a zero chain index, a zero beacon round).
 
-// Table names, the suffixes of a part's files: part-00000.rounds.parquet.
+// Table names, the folders of a dataset: rounds/part-00000.parquet.
 const (
 	TableRounds  = "rounds"
 	TableBoxes   = "boxes"

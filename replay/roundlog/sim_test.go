@@ -126,7 +126,7 @@ func TestPartsOpenWhileRead(t *testing.T) {
 		sub := t.TempDir()
 		writeParquet(t, sub, rs[30*k:30*(k+1)], Options{RowGroupRounds: 10})
 		for _, table := range []string{TableRounds, TableBoxes} {
-			b, err := os.ReadFile(filepath.Join(sub, "part-00000."+table+".parquet"))
+			b, err := os.ReadFile(TablePath(sub, table, "part-00000", "parquet"))
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.%s.parquet", k, table)), b, 0o644))
 		}
@@ -172,7 +172,7 @@ func TestPartsOpenWhileRead(t *testing.T) {
 	// A rounds file replaced by another with fewer row groups.
 	small := t.TempDir()
 	writeParquet(t, small, rs[:5], Options{})
-	b, err := os.ReadFile(filepath.Join(small, "part-00000.rounds.parquet"))
+	b, err := os.ReadFile(TablePath(small, TableRounds, "part-00000", "parquet"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "p2.rounds.parquet"), b, 0o644))
 	dmg, err = d.ReadUnit(7, func(*Record) error { t.Fatal("no round of a changed file"); return nil })

@@ -2,8 +2,11 @@ package roundlog
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,6 +15,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
+	"github.com/fairhold/fairhold/replay/atomicfile"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -43,6 +48,9 @@ type Options struct {
 	// grows with the row groups, so this bounds it whatever the rows per
 	// round: Double Hold'em hands end row groups early on their actions.
 	FileRowGroups int
+	// FirstPart is the number of the first part written: a writer adding
+	// parts to a dataset names them from part-NNNNN on.
+	FirstPart int
 }
 
 func (o Options) withDefaults() Options {
@@ -62,16 +70,20 @@ func (o Options) withDefaults() Options {
 }
 
 // ParquetWriter writes rounds as a Parquet dataset: a directory of parts,
-// each part one file per table (part-00000.rounds.parquet,
-// part-00000.boxes.parquet, ...). A child table's file exists only when
-// the part has rows for it. The same rounds written with the same Options
-// give byte-identical files.
+// one folder per table, each part one file in each table's folder
+// (rounds/part-00000.parquet, boxes/part-00000.parquet, ...; see
+// [TablePath]). A child table's file (and folder) exists only when the
+// part has rows for it. Every file is written under a temporary name and
+// renamed once whole ([atomicfile]), so a killed writer leaves no torn
+// part. The same rounds written with the same Options give byte-identical
+// files.
 type ParquetWriter struct {
 	dir   string
 	opts  Options
 	part  int
 	cur   *partWriter
 	files []string
+	parts []manifest.Part
 	// The row buffers of the last part, kept for the next one so that a
 	// part does not grow them again.
 	free [2]rowBufs
@@ -82,7 +94,7 @@ func NewParquetWriter(dir string, opts Options) (*ParquetWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("failed to create dataset directory: %w", err)
 	}
-	return &ParquetWriter{dir: dir, opts: opts.withDefaults()}, nil
+	return &ParquetWriter{dir: dir, opts: opts.withDefaults(), part: max(opts.FirstPart, 0)}, nil
 }
 
 // Write appends one round. An error names the round and the field that
@@ -94,7 +106,7 @@ func (w *ParquetWriter) Write(r *round.Round) error {
 		}
 	}
 	if w.cur == nil {
-		w.cur = &partWriter{prefix: filepath.Join(w.dir, fmt.Sprintf("part-%05d", w.part)), opts: w.opts, spare: w.free[1]}
+		w.cur = &partWriter{dir: w.dir, name: PartName(w.part), opts: w.opts, spare: w.free[1]}
 		w.cur.setBufs(w.free[0])
 		if w.cur.rounds == nil {
 			w.cur.rounds = make([]roundRow, 0, w.opts.RowGroupRounds)
@@ -107,6 +119,8 @@ func (w *ParquetWriter) Write(r *round.Round) error {
 	}
 	w.cur.n++
 	c := w.cur
+	row := &c.rounds[len(c.rounds)-1]
+	c.stats.Add(row.RoundID, row.Time)
 	if len(c.rounds) >= w.opts.RowGroupRounds ||
 		max(len(c.boxes), len(c.seats), len(c.actions), len(c.pots)) >= w.opts.RowGroupRows {
 		return c.flush()
@@ -117,10 +131,17 @@ func (w *ParquetWriter) Write(r *round.Round) error {
 // Files lists the files written so far, in order.
 func (w *ParquetWriter) Files() []string { return w.files }
 
+// Parts describes the parts written so far, as the dataset's manifest
+// lists them (paths relative to the dataset directory): each file's rows,
+// size and SHA-256, computed as the file was written, and each part's
+// rounds, first and last round ids and time range.
+func (w *ParquetWriter) Parts() []manifest.Part { return w.parts }
+
 func (w *ParquetWriter) closePart() error {
-	files, err := w.cur.close()
-	w.files = append(w.files, files...)
+	part, files, err := w.cur.close()
 	if err == nil {
+		w.files = append(w.files, files...)
+		w.parts = append(w.parts, part)
 		// close waited for the last encoding: both sets are free.
 		w.free = [2]rowBufs{w.cur.bufs(), w.cur.spare}
 	}
@@ -128,7 +149,9 @@ func (w *ParquetWriter) closePart() error {
 	return err
 }
 
-// Close flushes the last row group and finishes every file.
+// Close flushes the last row group and finishes every file. After an
+// error the part being written is removed (its files were never renamed
+// to their names); the parts finished before stay.
 func (w *ParquetWriter) Close() error {
 	if w.cur == nil {
 		return nil
@@ -136,13 +159,111 @@ func (w *ParquetWriter) Close() error {
 	return w.closePart()
 }
 
+// Abort stops writing: the files of the part being written are removed,
+// the parts finished before stay.
+func (w *ParquetWriter) Abort() {
+	if w.cur == nil {
+		return
+	}
+	w.cur.wait()
+	w.cur.abort()
+	w.cur = nil
+}
+
+// PartName is the name of the part numbered i: "part-00000" for 0.
+func PartName(i int) string { return fmt.Sprintf("part-%05d", i) }
+
+// TablePath is the path of a part's file of table in the dataset dir, in
+// the layout of one folder per table: TablePath("day", "boxes",
+// "part-00000", "parquet") is day/boxes/part-00000.parquet.
+func TablePath(dir, table, part, ext string) string {
+	return filepath.Join(dir, table, part+"."+ext)
+}
+
+// PartStats are what a dataset's manifest says of a part's rounds, kept
+// as they are written: how many, the first and last round ids, and the
+// earliest and latest round times.
+type PartStats struct {
+	Rounds                    int64
+	FirstRoundID, LastRoundID string
+	MinTime, MaxTime          int64 // Unix microseconds; meaningful when Rounds > 0
+}
+
+// Add counts one round, its id and its time in Unix microseconds.
+func (s *PartStats) Add(id string, us int64) {
+	if s.Rounds == 0 {
+		s.FirstRoundID, s.MinTime, s.MaxTime = id, us, us
+	}
+	s.Rounds++
+	s.LastRoundID = id
+	s.MinTime, s.MaxTime = min(s.MinTime, us), max(s.MaxTime, us)
+}
+
+// AddRound counts r; its time must be an RFC 3339 time.
+func (s *PartStats) AddRound(r *round.Round) error {
+	us, err := parseTime("time", r.Time)
+	if err != nil {
+		return fmt.Errorf("round %q: %w", r.RoundID, err)
+	}
+	s.Add(r.RoundID, us)
+	return nil
+}
+
+// Part returns the manifest's entry of the part name with these stats
+// and files.
+func (s *PartStats) Part(name string, files []manifest.File) manifest.Part {
+	p := manifest.Part{Name: name, Rounds: s.Rounds, Files: files}
+	if s.Rounds > 0 {
+		p.FirstRoundID, p.LastRoundID = s.FirstRoundID, s.LastRoundID
+		p.MinTime, p.MaxTime = manifest.FormatTime(s.MinTime), manifest.FormatTime(s.MaxTime)
+	}
+	return p
+}
+
+// hashingFile is a file being written, its SHA-256 and size computed as
+// it is written.
+type hashingFile struct {
+	f     *atomicfile.File
+	h     hash.Hash
+	bytes int64
+}
+
+func createHashing(path string) (*hashingFile, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &hashingFile{f: f, h: sha256.New()}, nil
+}
+
+func (f *hashingFile) Write(p []byte) (int, error) {
+	n, err := f.f.Write(p)
+	f.h.Write(p[:n])
+	f.bytes += int64(n)
+	return n, err
+}
+
+// entry is the manifest's entry of the file, relative to dir.
+func (f *hashingFile) entry(dir, table string, rows int64) (manifest.File, error) {
+	rel, err := filepath.Rel(dir, f.f.Name())
+	if err != nil {
+		return manifest.File{}, err
+	}
+	return manifest.File{Path: filepath.ToSlash(rel), Table: table, Rows: rows, Bytes: f.bytes, SHA256: hex.EncodeToString(f.h.Sum(nil))}, nil
+}
+
 // partWriter writes one part: the row group of every table being
 // filled, and the one being encoded.
 type partWriter struct {
-	prefix string
+	dir    string // the dataset's
+	name   string // part-00000
 	opts   Options
 	n      int64 // rounds written to the part
 	groups int   // row groups written to the part
+	stats  PartStats
 	// The buffers of the row group being encoded (free once pending has
 	// answered), and the encoding in flight, nil when none.
 	spare   rowBufs
@@ -163,16 +284,17 @@ type partWriter struct {
 // table is one open file of a part.
 type table[T any] struct {
 	path string
-	f    *os.File
+	f    *hashingFile
 	bw   *bufio.Writer
 	w    *parquet.GenericWriter[T]
+	rows int64
 }
 
-func openTable[T any](prefix, name string) (*table[T], error) {
-	path := prefix + "." + name + ".parquet"
-	f, err := os.Create(path)
+func openTable[T any](dir, part, name string) (*table[T], error) {
+	path := TablePath(dir, name, part, "parquet")
+	f, err := createHashing(path)
 	if err != nil {
-		return nil, fmt.Errorf("failed to create %s: %w", path, err)
+		return nil, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	var zero T
@@ -192,12 +314,12 @@ func openTable[T any](prefix, name string) (*table[T], error) {
 }
 
 // put writes rows and ends the row group.
-func putRows[T any](t **table[T], prefix, name string, rows []T) error {
+func putRows[T any](t **table[T], dir, part, name string, rows []T) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	if *t == nil {
-		nt, err := openTable[T](prefix, name)
+		nt, err := openTable[T](dir, part, name)
 		if err != nil {
 			return err
 		}
@@ -206,27 +328,44 @@ func putRows[T any](t **table[T], prefix, name string, rows []T) error {
 	if _, err := (*t).w.Write(rows); err != nil {
 		return fmt.Errorf("failed to write %s: %w", (*t).path, err)
 	}
+	(*t).rows += int64(len(rows))
 	if err := (*t).w.Flush(); err != nil {
 		return fmt.Errorf("failed to write %s: %w", (*t).path, err)
 	}
 	return nil
 }
 
-func (t *table[T]) close() error {
+// close finishes the file and renames it to its name; on error, or when
+// keep is false, it removes it.
+func (t *table[T]) close(keep bool) error {
 	if t == nil {
 		return nil
+	}
+	if !keep {
+		return t.f.f.Abort()
 	}
 	err := t.w.Close()
 	if err == nil {
 		err = t.bw.Flush()
 	}
-	if cerr := t.f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = t.f.f.Commit()
 	}
 	if err != nil {
+		t.f.f.Abort()
 		return fmt.Errorf("failed to finish %s: %w", t.path, err)
 	}
 	return nil
+}
+
+// entry is the manifest's entry of the table's file; ok is false when the
+// part has no rows for the table.
+func (t *table[T]) entry(dir, name string) (manifest.File, bool, error) {
+	if t == nil {
+		return manifest.File{}, false, nil
+	}
+	e, err := t.f.entry(dir, name, t.rows)
+	return e, true, err
 }
 
 // rowBufs are the rows of one row group of every table.
@@ -307,11 +446,11 @@ func (p *partWriter) encode(b *rowBufs) error {
 	var errs [5]error
 	var wg sync.WaitGroup
 	for i, put := range [5]func() error{
-		func() error { return putRows(&p.tRounds, p.prefix, TableRounds, b.rounds) },
-		func() error { return putRows(&p.tBoxes, p.prefix, TableBoxes, b.boxes) },
-		func() error { return putRows(&p.tSeats, p.prefix, TableSeats, b.seats) },
-		func() error { return putRows(&p.tActions, p.prefix, TableActions, b.actions) },
-		func() error { return putRows(&p.tPots, p.prefix, TablePots, b.pots) },
+		func() error { return putRows(&p.tRounds, p.dir, p.name, TableRounds, b.rounds) },
+		func() error { return putRows(&p.tBoxes, p.dir, p.name, TableBoxes, b.boxes) },
+		func() error { return putRows(&p.tSeats, p.dir, p.name, TableSeats, b.seats) },
+		func() error { return putRows(&p.tActions, p.dir, p.name, TableActions, b.actions) },
+		func() error { return putRows(&p.tPots, p.dir, p.name, TablePots, b.pots) },
 	} {
 		wg.Add(1)
 		go func() {
@@ -323,21 +462,59 @@ func (p *partWriter) encode(b *rowBufs) error {
 	return errors.Join(errs[:]...)
 }
 
-func (p *partWriter) close() ([]string, error) {
+// close finishes the part's files: on success every file is at its name,
+// on error none is.
+func (p *partWriter) close() (manifest.Part, []string, error) {
 	err := p.flush()
 	if werr := p.wait(); err == nil {
 		err = werr
 	}
+	if err != nil {
+		p.abort()
+		return manifest.Part{}, nil, err
+	}
+	// The rounds file last: a part whose rounds file is there is whole.
+	err = errors.Join(p.tBoxes.close(true), p.tSeats.close(true), p.tActions.close(true), p.tPots.close(true))
+	if err == nil {
+		err = p.tRounds.close(true)
+	} else {
+		p.tRounds.close(false)
+	}
+	if err != nil {
+		return manifest.Part{}, nil, err
+	}
 	var files []string
-	if p.tRounds != nil {
-		files = append(files, p.tRounds.path)
-	}
-	for _, path := range []string{pathOf(p.tBoxes), pathOf(p.tSeats), pathOf(p.tActions), pathOf(p.tPots)} {
-		if path != "" {
-			files = append(files, path)
+	var entries []manifest.File
+	add := func(path string, e manifest.File, ok bool, eerr error) {
+		if ok {
+			files, entries = append(files, path), append(entries, e)
 		}
+		err = errors.Join(err, eerr)
 	}
-	return files, errors.Join(err, p.tRounds.close(), p.tBoxes.close(), p.tSeats.close(), p.tActions.close(), p.tPots.close())
+	e, ok, eerr := p.tRounds.entry(p.dir, TableRounds)
+	add(pathOf(p.tRounds), e, ok, eerr)
+	e, ok, eerr = p.tBoxes.entry(p.dir, TableBoxes)
+	add(pathOf(p.tBoxes), e, ok, eerr)
+	e, ok, eerr = p.tSeats.entry(p.dir, TableSeats)
+	add(pathOf(p.tSeats), e, ok, eerr)
+	e, ok, eerr = p.tActions.entry(p.dir, TableActions)
+	add(pathOf(p.tActions), e, ok, eerr)
+	e, ok, eerr = p.tPots.entry(p.dir, TablePots)
+	add(pathOf(p.tPots), e, ok, eerr)
+	if err != nil {
+		return manifest.Part{}, nil, err
+	}
+	return p.stats.Part(p.name, entries), files, nil
+}
+
+// abort removes the part's files; the caller has waited for the encoding
+// in flight.
+func (p *partWriter) abort() {
+	p.tRounds.close(false)
+	p.tBoxes.close(false)
+	p.tSeats.close(false)
+	p.tActions.close(false)
+	p.tPots.close(false)
 }
 
 func pathOf[T any](t *table[T]) string {
