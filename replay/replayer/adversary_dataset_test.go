@@ -30,6 +30,7 @@ import (
 	"testing"
 
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
 	"github.com/fairhold/fairhold/replay/sim"
@@ -37,12 +38,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// ADAPT AT MERGE: how `fairhold simulate` signs the manifest and how
-// `fairhold replay` is given the key to verify it. The key files here hold
-// the 32-byte Ed25519 seed (private) and public key as 64 hex digits and a
-// newline.
+// How `fairhold simulate` signs the manifest (a PEM PKCS #8 private key)
+// and how `fairhold replay` is given the key to verify it (PEM PKIX).
 const (
-	signKeyFlag     = "--sign-key"
+	signKeyFlag     = "--manifest-key"
 	manifestKeyFlag = "--manifest-key"
 )
 
@@ -271,10 +270,21 @@ func roundsOfPart(t testing.TB, dir, part string) []round.Round {
 	return rs
 }
 
-func writeKey(t testing.TB, b []byte) string {
+// writeKey writes an Ed25519 key, private or public, as the PEM file the
+// command reads.
+func writeKey(t testing.TB, k any) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "key")
-	require.NoError(t, os.WriteFile(p, []byte(hex.EncodeToString(b)+"\n"), 0o600))
+	var b []byte
+	var err error
+	switch k := k.(type) {
+	case ed25519.PrivateKey:
+		b, err = manifest.MarshalPrivateKey(k)
+	case ed25519.PublicKey:
+		b, err = manifest.MarshalPublicKey(k)
+	}
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), "key.pem")
+	require.NoError(t, os.WriteFile(p, b, 0o600))
 	return p
 }
 
@@ -379,12 +389,12 @@ func TestAdversaryDataset(t *testing.T) {
 		assert.Empty(t, fh.replay(t, dir))
 	})
 
-	// A signed manifest (ADAPT AT MERGE: signKeyFlag, manifestKeyFlag).
+	// A signed manifest.
 	pub, priv, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	otherPub, _, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
-	signKey, pubKey, otherKey := writeKey(t, priv.Seed()), writeKey(t, pub), writeKey(t, otherPub)
+	signKey, pubKey, otherKey := writeKey(t, priv), writeKey(t, pub), writeKey(t, otherPub)
 	t.Run("manifest-signed/honest", func(t *testing.T) {
 		dir := fh.simulate(t, signKeyFlag, signKey)
 		assert.Empty(t, fh.replay(t, dir, manifestKeyFlag, pubKey))
