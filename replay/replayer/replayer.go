@@ -205,6 +205,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			}
 		}
 	}
+	for _, w := range ledger.Warnings() {
+		sum.Warn(w)
+	}
 	sum.finish()
 	return sum, nil
 }
