@@ -9,6 +9,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
@@ -233,14 +234,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 			sl.sess = ps
 		}
 		ps := sl.sess
-		f.Nonce = ps.nonce
-		if nf := s.want(FaultNonceReused); nf != nil && ps.used > 0 {
-			f.Nonce = ps.nonce - 1
-			s.applied(r, nf)
-		} else {
-			ps.nonce++
-		}
-		ps.used++
+		s.sessionNonce(r, ps)
 		f.Commitment, f.CommittedAt, f.ServerSeed, f.RevealedAt = ps.commitment, ps.committedAt, ps.serverSeed, ps.revealedAt
 		f.ClientSeeds = []string{sl.clientSeed}
 		s.sessionFaultRound(r, ps.fault, s.i, ps.first, ps.last)
@@ -252,6 +246,12 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		cs := s.live
 		k := cs.next
 		cs.next++
+		if sf := s.want(FaultChainLinkSkipped); sf != nil && k > 1 && k < cs.links.Len() {
+			k++
+			cs.next++
+			s.applied(r, sf)
+		}
+		s.sessionSkip(r, &cs.skipped, finding.ChainLinkSkipped)
 		link := cs.links.Links[k]
 		f.Commitment, f.CommittedAt, f.ChainIndex = cs.commitment, cs.committedAt, uint64(k)
 		f.RevealedAt = fmtTime(s.at(s.i).Add(s.step / 2))
@@ -441,4 +441,28 @@ func (s *Simulator) breakSettlement(r *round.Round, c *profile.Casino, bets casi
 		s.applied(r, s.want(FaultCallNotMultiple))
 	}
 	return nil
+}
+
+// sessionNonce sets the round's nonce from its seed session, applying the
+// nonce faults that are due: nonce-reused (the previous round's nonce
+// again: not after a round dropped from the log, whose nonce the log does
+// not show) and nonce-skipped.
+func (s *Simulator) sessionNonce(r *round.Round, ps *playerSession) {
+	f := &r.Fairness
+	f.Nonce = ps.nonce
+	switch nf, sf := s.want(FaultNonceReused), s.want(FaultNonceSkipped); {
+	case nf != nil && ps.used > 0 && ps.skipped == nil && (s.cfg.Game != round.DoubleHoldem || !s.seatsChanged):
+		// Double Hold'em: the same client input as the previous hand (no
+		// player came or went), or it would not repeat a deck.
+		f.Nonce = ps.nonce - 1
+		s.applied(r, nf)
+	case sf != nil:
+		f.Nonce = ps.nonce + 1
+		ps.nonce += 2
+		s.applied(r, sf)
+	default:
+		ps.nonce++
+	}
+	ps.used++
+	s.sessionSkip(r, &ps.skipped, finding.NonceSequence)
 }

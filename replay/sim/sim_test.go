@@ -34,10 +34,26 @@ type checker struct {
 	balances map[string]int64
 	tuples   map[string]bool
 	lastLink map[string]string
+	// The last nonce per server seed, chain index per anchor and table_seq
+	// per table.
+	lastNonce, lastIndex, lastSeq map[string]uint64
 }
 
 func newChecker(t *testing.T, p *profile.Profile) *checker {
-	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{}}
+	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{},
+		lastNonce: map[string]uint64{}, lastIndex: map[string]uint64{}, lastSeq: map[string]uint64{}}
+}
+
+// sequence reports whether n follows the last number of key in last
+// (first for a key not seen yet: a table's first number is any), and
+// records it.
+func sequence(last map[string]uint64, key string, n, first uint64) bool {
+	prev, ok := last[key]
+	last[key] = n
+	if !ok {
+		return first == 0 || n == first
+	}
+	return n == prev+1
 }
 
 func parseT(s string) time.Time {
@@ -70,10 +86,24 @@ func (c *checker) check(r *round.Round) []string {
 		}
 	}
 	tuple := f.ServerSeed + "|" + strings.Join(f.ClientSeeds, ",") + "|" + fmt.Sprint(f.Nonce)
-	if c.tuples[tuple] {
+	reused := c.tuples[tuple]
+	if reused {
 		bad = append(bad, "nonce-reused")
 	}
 	c.tuples[tuple] = true
+	// Sequences: nonces from 0 per seed (a reuse is only that), chain
+	// links from 1 per chain, table numbers.
+	if f.ChainIndex == 0 && !sequence(c.lastNonce, f.ServerSeed, f.Nonce+1, 1) && !reused {
+		bad = append(bad, "nonce-sequence")
+	}
+	if f.ChainIndex > 0 && !sequence(c.lastIndex, f.Commitment, f.ChainIndex, 1) {
+		bad = append(bad, "chain-skipped")
+	}
+	if r.TableSeq == 0 {
+		bad = append(bad, "no-table-seq")
+	} else if !sequence(c.lastSeq, r.TableID, r.TableSeq, 0) {
+		bad = append(bad, "table-gap")
+	}
 
 	// Cards.
 	var logged []string
@@ -307,6 +337,10 @@ var expectTags = map[string][]string{
 	FaultDHIllegalRaise:         {"double-settle"},
 	FaultDHChipsNotConserved:    {"stacks"},
 	FaultDHRakeOverCap:          {"pots", "stacks"},
+	FaultNonceSkipped:           {"nonce-sequence"},
+	FaultChainLinkSkipped:       {"chain-skipped"},
+	FaultRoundDropped:           {"table-gap", "nonce-sequence", "chain-skipped"},
+	FaultRoundDroppedRenumbered: {"nonce-sequence", "chain-skipped"},
 }
 
 // lowCapLive is the live profile with a max payout low enough to bind.
@@ -345,9 +379,13 @@ func TestFaultsInjectWhatTheySay(t *testing.T) {
 						return
 					}
 					injected++
-					require.Len(t, inj, 1)
-					assert.Equal(t, f.Finding, inj[0].Code)
-					assert.Equal(t, r.RoundID, inj[0].RoundID)
+					// One injection per code the round shows (round-dropped:
+					// the table's gap and the session's skip on one round).
+					require.LessOrEqual(t, len(inj), len(f.Codes()))
+					for _, in := range inj {
+						assert.Contains(t, f.Codes(), in.Code)
+						assert.Equal(t, r.RoundID, in.RoundID)
+					}
 					require.NotEmpty(t, tags, "round %s injected with %s", r.RoundID, f.Name)
 					for _, tag := range tags {
 						ok := false
