@@ -9,7 +9,7 @@ import (
 	"github.com/fairhold/fairhold/replay/finding"
 )
 
-// The sequence invariants (docs/replay.md, "What is checked"): in input
+// The sequence invariants (docs/replay.md, "Sequences"): in input
 // order, which is time order per table (ROUND_ORDER reports a table whose
 // rounds are not),
 //
@@ -40,8 +40,10 @@ import (
 //
 // A number used again is not a sequence finding when the round is already
 // NONCE_REUSED or CHAIN_LINK_REUSED, and rounds of a session other than the
-// seed's or chain's own (SEED_REUSED) are not counted in its sequence.
-// Duplicated round ids (ROUND_DUPLICATE) are not seen here at all.
+// seed's or chain's own (SEED_REUSED) are not counted in its sequence. A
+// round whose id was seen before (ROUND_DUPLICATE) moves the sequences on
+// without a finding (moveOnSeqs). A round the Checker could not read is
+// not seen at all: the next round of its table and seed shows the gap.
 
 // firstNonce is the nonce of a seed's first round. Every registered scheme
 // counts a seed's rounds from 0 (docs/fairness.md, section 5; the
