@@ -122,8 +122,10 @@ func chainSeq(t *Trace, st *chainState, fresh bool, add addFunc) {
 }
 
 // brokenLinkSeq moves the chain of a link that does not verify
-// (CHAIN_LINK_BROKEN) on to the link's index, when the chain is known: the
-// round still takes its place in the chain.
+// (CHAIN_LINK_BROKEN) on to the link's index, when the chain is known (a
+// link of it verified): the round still takes its place in the chain.
+// Before that the anchor may be anything, and no state is kept for it; the
+// chain's first verified link starts the sequence.
 func (l *Ledger) brokenLinkSeq(t *Trace, add addFunc) {
 	if st := l.chains[t.link.anchor]; st != nil && st.owned && st.seqOn {
 		chainSeq(t, st, true, add)

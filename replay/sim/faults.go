@@ -39,6 +39,7 @@ const (
 	FaultDHChipsNotConserved    = "dh-chips-not-conserved"
 	FaultDHRakeOverCap          = "dh-rake-over-cap"
 	FaultNonceSkipped           = "nonce-skipped"
+	FaultNonceSwapped           = "nonce-swapped"
 	FaultChainLinkSkipped       = "chain-link-skipped"
 	FaultRoundDropped           = "round-dropped"
 	FaultRoundDroppedRenumbered = "round-dropped-renumbered"
@@ -137,6 +138,8 @@ var catalogue = func() []*Fault {
 			Description: "Rake of 5% of the pots (at least 1) is taken from the main pot's first winner in a hand that saw the flop, above what the profile allows (the built-in profile takes none)."},
 		{Name: FaultNonceSkipped, Games: seedGames, Code: finding.NonceSequence, kind: roundFault,
 			Description: "The round is dealt with the session's next nonce but one, skipping a deck (an operator that knows both seeds choosing between two decks); the session goes on from it. The round is flagged."},
+		{Name: FaultNonceSwapped, Games: seedGames, Code: finding.NonceSequence, kind: roundFault,
+			Description: "The session's next two decks are dealt in swapped order (an operator that knows both seeds choosing which a player gets first): the round gets the next nonce but one and the session's next round (casino-holdem: the player's next turn; double-holdem: the next hand) the nonce held back. Both rounds are flagged, the session's later rounds are not."},
 		{Name: FaultChainLinkSkipped, Games: liveOnly, Code: finding.ChainLinkSkipped, kind: roundFault,
 			Description: "The round uses link k+1 of the table's hash chain instead of link k, skipping a deck; the link verifies (it hashes to the last one used in two steps) and the chain goes on from it. The round is flagged."},
 		{Name: FaultRoundDropped, Games: allGames, Code: finding.TableSequenceGap, Also: []finding.Code{finding.NonceSequence, finding.ChainLinkSkipped}, kind: roundFault,

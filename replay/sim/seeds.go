@@ -46,6 +46,13 @@ type playerSession struct {
 	first, last int64 // planned first and last round index
 	fault       *activeFault
 	skipped     *Fault // the fault that dropped the session's last round dealt from the log (see sessionSkip)
+	// A nonce-swapped fault under way: the nonce held back for the
+	// session's next round.
+	swap *Fault
+	held uint64
+	// The session's previous round cannot be repeated by nonce-reused
+	// (see sessionNonce).
+	noReuse bool
 }
 
 // tableSession is the double-holdem table's server seed session.
@@ -61,6 +68,7 @@ type chainSession struct {
 	fault       *activeFault
 	earlyLink   int    // link whose reveal comes early (seed-revealed-early), 0 for none
 	skipped     *Fault // the fault that dropped the chain's last round dealt from the log (see sessionSkip)
+	verified    bool   // a round of the chain is in the log with its link
 }
 
 func (s *Simulator) randSeed() seed.Seed {

@@ -34,26 +34,31 @@ type checker struct {
 	balances map[string]int64
 	tuples   map[string]bool
 	lastLink map[string]string
-	// The last nonce per server seed, chain index per anchor and table_seq
-	// per table.
-	lastNonce, lastIndex, lastSeq map[string]uint64
+	// The sequences: nonces per server seed, chain indices per anchor,
+	// table_seq per table.
+	lastNonce, lastIndex, lastSeq map[string]*seqState
 }
+
+// seqState is a sequence's last number and its highest.
+type seqState struct{ last, max uint64 }
 
 func newChecker(t *testing.T, p *profile.Profile) *checker {
 	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{},
-		lastNonce: map[string]uint64{}, lastIndex: map[string]uint64{}, lastSeq: map[string]uint64{}}
+		lastNonce: map[string]*seqState{}, lastIndex: map[string]*seqState{}, lastSeq: map[string]*seqState{}}
 }
 
-// sequence reports whether n follows the last number of key in last
-// (first for a key not seen yet: a table's first number is any), and
-// records it.
-func sequence(last map[string]uint64, key string, n, first uint64) bool {
-	prev, ok := last[key]
-	last[key] = n
-	if !ok {
+// sequence reports whether n follows the last number of key in seqs, or
+// the highest (after two rounds swapped), and records it; first is the
+// first number of a key (0: any).
+func sequence(seqs map[string]*seqState, key string, n, first uint64) bool {
+	st := seqs[key]
+	if st == nil {
+		seqs[key] = &seqState{n, n}
 		return first == 0 || n == first
 	}
-	return n == prev+1
+	ok := n == st.last+1 || n == st.max+1
+	st.last, st.max = n, max(st.max, n)
+	return ok
 }
 
 func parseT(s string) time.Time {
@@ -338,6 +343,7 @@ var expectTags = map[string][]string{
 	FaultDHChipsNotConserved:    {"stacks"},
 	FaultDHRakeOverCap:          {"pots", "stacks"},
 	FaultNonceSkipped:           {"nonce-sequence"},
+	FaultNonceSwapped:           {"nonce-sequence"},
 	FaultChainLinkSkipped:       {"chain-skipped"},
 	FaultRoundDropped:           {"table-gap", "nonce-sequence", "chain-skipped"},
 	FaultRoundDroppedRenumbered: {"nonce-sequence", "chain-skipped"},
