@@ -25,6 +25,9 @@
 //     one server seed and a nonce counting from 0; the client seeds are
 //     those of the seated players in seat order.
 //
+// Every round logs table_seq, its number at its table: 1, 2, 3, ... (the
+// simulator plays one table).
+//
 // # Faults
 //
 // [Faults] lists the catalogue: each fault names the finding code the
@@ -32,8 +35,11 @@
 // probability r before each round (before each session for the session
 // faults) and then applied to the first round it fits (a tie for
 // tie-not-pushed, a capped win for max-payout-ignored, ...). Every applied
-// fault is returned as an [Injection]: the round and the expected code.
-// At most one round-level fault is applied per round.
+// fault is returned as an [Injection]: the round and the expected code; a
+// fault that shows as several codes ([Fault.Also]: a round left out of the
+// log shows in its table's numbering and in its seed's nonces) gives one
+// injection per code, possibly on later rounds. At most one round-level
+// fault is applied per round.
 package sim
 
 import (
