@@ -49,6 +49,11 @@ type traceRound struct {
 	table   uint64 // fingerprint of the table id
 	session uint64 // fingerprint of who the seed belongs to: the table, and the player of a single-box game
 
+	// For the table's numbering (sequence.go): the table id, owned by the
+	// Checker's id cache, and the round's table_seq (0 for none).
+	tableID  string
+	tableSeq uint64
+
 	Time   int64 // Unix microseconds
 	TimeOK bool
 	SeedOK bool // the seed and commitment could be read
@@ -90,7 +95,7 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 		player = r.Boxes[0].PlayerID
 	}
 	ids.lookup(r.TableID, player)
-	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, session: ids.sessionFP}
+	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, tableID: ids.table, tableSeq: r.TableSeq, session: ids.sessionFP}
 	t.setID(r.RoundID)
 }
 
@@ -180,12 +185,15 @@ type Ledger struct {
 	tables   map[uint64]int64         // last round time per table
 	players  playerTable
 	places   places // where the rounds observed are, by ordinal
+
+	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 }
 
 type seedState struct {
 	session uint64
 	first   textRef // the id of the round that first used the seed, in seedIDs
 	nonces  seedNonces
+	seq     seqPos // the nonce sequence (sequence.go)
 }
 
 // textRef is a text in one of the Ledger's byte slices.
@@ -206,6 +214,9 @@ type chainState struct {
 	session uint64
 	first   textRef      // the id of the chain's first verified round, in seedIDs
 	used    []nonceRange // the indices of the verified links rounds used
+
+	seq   seqPos // the link sequence (sequence.go), once seqOn
+	seqOn bool
 }
 
 // NewLedger returns an empty Ledger.
@@ -261,6 +272,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			p := t.playerAt(i)
 			l.players.set(p.id, lastBalance{p.after, ord})
 		}
+		l.moveOnSeqs(t)
 		return out
 	}
 	if t.TimeOK {
@@ -270,6 +282,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			l.tables[t.table] = t.Time
 		}
 	}
+	l.observeTableSeq(t, add)
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
@@ -308,8 +321,11 @@ func (t *Trace) finding(code finding.Code, field, expected, actual, detail strin
 }
 
 func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {
-	if t.chainIndex > 0 && l.observeChain(t, add) {
-		return
+	if t.chainIndex > 0 {
+		if l.observeChain(t, add) {
+			return
+		}
+		l.brokenLinkSeq(t, add)
 	}
 	// A single seed, or a link that does not verify: the state is kept
 	// per seed.
@@ -318,6 +334,7 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	if !ok {
 		s = seedState{session: t.session, first: l.keepText(t.RoundID)}
 		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
+		startNonceSeq(t, &s.seq, add)
 		l.seeds[fp] = s
 		return
 	}
@@ -325,6 +342,7 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 		add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
 	}
 	fresh := l.seedNonce(fp, &s.nonces, t.ClientFP, t.Nonce)
+	nonceSeq(t, &s, fresh, add)
 	l.seeds[fp] = s
 	if !fresh {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
@@ -376,6 +394,7 @@ func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expec
 	if st.used, fresh = addNonce(st.used, index); !fresh {
 		add(finding.ChainLinkReused, "fairness.chain_index", "a link no earlier round used (each round reveals its own link)", strconv.FormatUint(index, 10), "")
 	}
+	chainSeq(t, st, fresh, add)
 	return true
 }
 

@@ -223,6 +223,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			}
 		}
 	}
+	for _, w := range ledger.Warnings() {
+		sum.Warn(w)
+	}
 	if err := emit(sum.finish(opts.Currencies)); err != nil {
 		return nil, err
 	}

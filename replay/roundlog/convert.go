@@ -86,6 +86,7 @@ func (w *partWriter) flatten(r *round.Round, row int64) error {
 		Profile: r.Profile, ProfileHash: r.ProfileHash,
 		Scheme: r.Fairness.Scheme, Commitment: r.Fairness.Commitment, ServerSeed: r.Fairness.ServerSeed,
 		ClientSeeds:             r.Fairness.ClientSeeds,
+		ClientSeedRotated:       r.Fairness.ClientSeedRotated,
 		BeaconChain:             r.Fairness.BeaconChain,
 		BeaconSignature:         r.Fairness.BeaconSignature,
 		BeaconPreviousSignature: r.Fairness.BeaconPreviousSignature,
@@ -105,6 +106,9 @@ func (w *partWriter) flatten(r *round.Round, row int64) error {
 		return err
 	}
 	if rr.Nonce, err = toInt64("fairness.nonce", r.Fairness.Nonce); err != nil {
+		return err
+	}
+	if rr.TableSeq, err = toInt64("table_seq", r.TableSeq); err != nil {
 		return err
 	}
 	if rr.BeaconRound, err = toInt64("fairness.beacon_round", r.Fairness.BeaconRound); err != nil {

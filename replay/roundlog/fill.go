@@ -1,11 +1,16 @@
 package roundlog
 
-import "github.com/parquet-go/parquet-go"
+import (
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+)
 
 // The fast fill functions build rows from decoded columns (see
 // colread.go). Each is the inverse of the struct's parquet tags.
 
-// fillRounds fills rows from the columns' rows off, off+1, ...
+// fillRounds fills rows from the columns' rows off, off+1, ... The
+// columns a minor version added (addedColumns) may be absent: null.
 func fillRounds(c map[string]*column, off int, rows []roundRow) {
 	beacon_chain_ := c["beacon_chain"].strs
 	beacon_previous_signature_ := c["beacon_previous_signature"].strs
@@ -61,6 +66,42 @@ func fillRounds(c map[string]*column, off int, rows []roundRow) {
 			NBoxes: n_boxes_[i], NSeats: n_seats_[i], NActions: n_actions_[i], NPots: n_pots_[i],
 		}
 	}
+	if tc := c["table_seq"]; tc != nil {
+		for j, v := range tc.i64[off : off+len(rows)] {
+			rows[j].TableSeq = v
+		}
+	}
+	if rc := c["client_seed_rotated"]; rc != nil {
+		for j, v := range rc.bools[off : off+len(rows)] {
+			rows[j].ClientSeedRotated = v
+		}
+	}
+}
+
+// fastRounds reports whether a rounds row group of schema got is read by
+// the fast path: its columns are the specification's, or those of an
+// earlier minor version (the specification's less the addedColumns it
+// lacks), in the same order, with the same physical types, repetition and
+// optionality.
+func fastRounds(got *parquet.Schema) bool {
+	if sameSchema(got, schemaRounds) {
+		return true
+	}
+	i := 0
+	for _, path := range schemaRounds.Columns() {
+		g, ok := got.Lookup(path...)
+		if !ok && slices.Contains(addedColumns, path[0]) {
+			continue
+		}
+		w, _ := schemaRounds.Lookup(path...)
+		if !ok || g.ColumnIndex != i || g.Node.Type().Kind() != w.Node.Type().Kind() ||
+			g.Node.Optional() != w.Node.Optional() || g.MaxRepetitionLevel != w.MaxRepetitionLevel ||
+			g.MaxDefinitionLevel != w.MaxDefinitionLevel {
+			return false
+		}
+		i++
+	}
+	return i == len(got.Columns())
 }
 
 func bindBoxes(c map[string]*column) func(off int, rows []boxRow) {
@@ -171,9 +212,16 @@ func decodeFast(rg parquet.RowGroup, want *parquet.Schema, table string, cols ma
 	return true, decodeColumns(rg, table, cols)
 }
 
-// decodeRoundColumns decodes a rounds row group whose schema is the
-// specification's into cols; its rows are then made with fillRounds.
+// decodeRoundColumns decodes a rounds row group whose schema fastRounds
+// accepts into cols; its rows are then made with fillRounds. The added
+// columns the row group lacks are removed from cols (cols is reused from
+// row group to row group).
 func decodeRoundColumns(rg parquet.RowGroup, cols map[string]*column) (err error) {
 	defer recoverAs(&err, "corrupt row group")
+	for _, name := range addedColumns {
+		if _, ok := rg.Schema().Lookup(name); !ok {
+			delete(cols, name)
+		}
+	}
 	return decodeColumns(rg, TableRounds, cols)
 }

@@ -326,7 +326,7 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 	}
 	n := int(rg.NumRows())
 	cols := b.cols[0]
-	fast := sameSchema(rg.Schema(), schemaRounds)
+	fast := fastRounds(rg.Schema())
 	var all []roundRow
 	if fast {
 		err = decodeRoundColumns(rg, cols)
@@ -495,12 +495,12 @@ func (b *unitBufs) assemble(rr *roundRow, bx []boxRow, st []seatRow, ac []action
 	dh := r.Double
 	b.cards = b.cards[:0]
 	*r = round.Round{
-		RoundID: rr.RoundID, Game: rr.Game, TableID: rr.TableID, Time: b.tTime.format(&b.times, rr.Time), Currency: rr.Currency,
+		RoundID: rr.RoundID, Game: rr.Game, TableID: rr.TableID, TableSeq: uint64(rr.TableSeq), Time: b.tTime.format(&b.times, rr.Time), Currency: rr.Currency,
 		Profile: rr.Profile, ProfileHash: rr.ProfileHash,
 		Fairness: round.Fairness{
 			Scheme: rr.Scheme, Commitment: rr.Commitment, CommittedAt: b.tCommitted.format(&b.times, rr.CommittedAt),
 			ServerSeed: rr.ServerSeed, RevealedAt: b.tRevealed.format(&b.times, rr.RevealedAt), ChainIndex: uint64(rr.ChainIndex),
-			ClientSeeds: rr.ClientSeeds, Nonce: uint64(rr.Nonce),
+			ClientSeeds: rr.ClientSeeds, Nonce: uint64(rr.Nonce), ClientSeedRotated: rr.ClientSeedRotated,
 			BeaconChain: rr.BeaconChain, BeaconRound: uint64(rr.BeaconRound),
 			BeaconSignature: rr.BeaconSignature, BeaconPreviousSignature: rr.BeaconPreviousSignature,
 		},

@@ -24,9 +24,11 @@ const (
 )
 
 // SchemaVersion is the version this package writes; SchemaMajor is the
-// only major version it reads.
+// only major version it reads. Version 1.1 added the optional columns
+// table_seq and client_seed_rotated (see [addedColumns]); a 1.0 file reads
+// with them null.
 const (
-	SchemaVersion = "1.0"
+	SchemaVersion = "1.1"
 	SchemaMajor   = 1
 )
 
@@ -39,6 +41,7 @@ type roundRow struct {
 	RoundID     string `parquet:"round_id"`
 	Game        string `parquet:"game,dict"`
 	TableID     string `parquet:"table_id,dict"`
+	TableSeq    int64  `parquet:"table_seq,optional"` // 1.1
 	Time        int64  `parquet:"time,timestamp(microsecond)"`
 	Currency    string `parquet:"currency,dict"`
 	Profile     string `parquet:"profile,dict"`
@@ -52,6 +55,7 @@ type roundRow struct {
 	ChainIndex              int64    `parquet:"chain_index,optional"`
 	ClientSeeds             []string `parquet:"client_seeds,list,dict"`
 	Nonce                   int64    `parquet:"nonce"`
+	ClientSeedRotated       bool     `parquet:"client_seed_rotated,optional"` // 1.1
 	BeaconChain             string   `parquet:"beacon_chain,optional,dict"`
 	BeaconRound             int64    `parquet:"beacon_round,optional"`
 	BeaconSignature         string   `parquet:"beacon_signature,optional"`
@@ -81,6 +85,11 @@ type roundRow struct {
 	NActions int32 `parquet:"n_actions"`
 	NPots    int32 `parquet:"n_pots"`
 }
+
+// addedColumns are the optional columns of the rounds table that minor
+// versions added after 1.0: a file of an earlier minor version lacks them,
+// and reads with them null (docs/log-format.md, section 5).
+var addedColumns = []string{"table_seq", "client_seed_rotated"}
 
 // boxRow is one row of the boxes table: one Casino Hold'em box.
 type boxRow struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
@@ -233,14 +234,7 @@ func (s *Simulator) playCasino(r *round.Round) error {
 			sl.sess = ps
 		}
 		ps := sl.sess
-		f.Nonce = ps.nonce
-		if nf := s.want(FaultNonceReused); nf != nil && ps.used > 0 {
-			f.Nonce = ps.nonce - 1
-			s.applied(r, nf)
-		} else {
-			ps.nonce++
-		}
-		ps.used++
+		s.sessionNonce(r, ps)
 		f.Commitment, f.CommittedAt, f.ServerSeed, f.RevealedAt = ps.commitment, ps.committedAt, ps.serverSeed, ps.revealedAt
 		f.ClientSeeds = []string{sl.clientSeed}
 		s.sessionFaultRound(r, ps.fault, s.i, ps.first, ps.last)
@@ -252,6 +246,12 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		cs := s.live
 		k := cs.next
 		cs.next++
+		if sf := s.want(FaultChainLinkSkipped); sf != nil && k > 1 && k < cs.links.Len() {
+			k++
+			cs.next++
+			s.applied(r, sf)
+		}
+		s.sessionSkip(r, &cs.skipped, finding.ChainLinkSkipped)
 		link := cs.links.Links[k]
 		f.Commitment, f.CommittedAt, f.ChainIndex = cs.commitment, cs.committedAt, uint64(k)
 		f.RevealedAt = fmtTime(s.at(s.i).Add(s.step / 2))
@@ -264,9 +264,13 @@ func (s *Simulator) playCasino(r *round.Round) error {
 				s.inject(r, cs.fault.Fault)
 			}
 		}
-		if bf := s.want(FaultChainLinkBroken); bf != nil && k > 1 {
+		// A broken link takes its place in a chain the replayer knows: one
+		// of whose links the log shows verified.
+		if bf := s.want(FaultChainLinkBroken); bf != nil && k > 1 && cs.verified {
 			link = s.randSeed()
 			s.applied(r, bf)
+		} else if s.dropping == nil {
+			cs.verified = true
 		}
 		f.ServerSeed = link.Hex()
 		f.ClientSeeds = s.strs.take(len(plays))
@@ -464,4 +468,60 @@ func (s *Simulator) breakSettlement(r *round.Round, c *profile.Casino, bets casi
 		s.applied(r, s.want(FaultCallNotMultiple))
 	}
 	return nil
+}
+
+// sessionNonce sets the round's nonce from its seed session, applying the
+// nonce faults that are due: nonce-reused (the previous round's nonce
+// again; not after a round dropped from the log, whose nonce and client
+// input the log does not show, nor after the second round of a swap,
+// whose nonce is not the one before the session's next), nonce-skipped,
+// and nonce-swapped (this round takes the next nonce but one, the
+// session's next round the one held back).
+func (s *Simulator) sessionNonce(r *round.Round, ps *playerSession) {
+	f := &r.Fairness
+	f.Nonce = ps.nonce
+	ps.used++
+	if ps.swap != nil {
+		// The second round of a swap. Dropped from the log, it leaves only
+		// the first out of sequence.
+		f.Nonce = ps.held
+		if s.dropping == nil {
+			s.injectAs(r, ps.swap, finding.NonceSequence)
+			s.sessionSkip(r, &ps.skipped, finding.NonceSequence)
+		}
+		ps.swap, ps.noReuse = nil, true
+		return
+	}
+	nf, sf, wf := s.want(FaultNonceReused), s.want(FaultNonceSkipped), s.want(FaultNonceSwapped)
+	switch {
+	case nf != nil && ps.used > 1 && ps.skipped == nil && !ps.noReuse && (s.cfg.Game != round.DoubleHoldem || !s.seatsChanged):
+		// Double Hold'em: the same client input as the previous hand (no
+		// player came or went), or it would not repeat a deck.
+		f.Nonce = ps.nonce - 1
+		s.applied(r, nf)
+	case sf != nil:
+		f.Nonce = ps.nonce + 1
+		ps.nonce += 2
+		s.applied(r, sf)
+	case wf != nil && s.sessionGoesOn(ps):
+		f.Nonce = ps.nonce + 1
+		ps.held, ps.swap = ps.nonce, wf.Fault
+		ps.nonce += 2
+		s.applied(r, wf)
+	default:
+		ps.nonce++
+	}
+	ps.noReuse = s.dropping != nil
+	s.sessionSkip(r, &ps.skipped, finding.NonceSequence)
+}
+
+// sessionGoesOn reports whether the seed session deals another round after
+// this one (casino-holdem: the player's next turn; double-holdem: the
+// table's next hand).
+func (s *Simulator) sessionGoesOn(ps *playerSession) bool {
+	stride := int64(1)
+	if s.cfg.Game == round.CasinoHoldem {
+		stride = int64(len(s.slots))
+	}
+	return s.i+stride <= ps.last
 }

@@ -246,14 +246,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 		s.table2 = ts
 	}
 	ts := s.table2
-	f.Nonce = ts.nonce
-	if nf := s.want(FaultNonceReused); nf != nil && ts.used > 0 && !s.seatsChanged {
-		f.Nonce = ts.nonce - 1
-		s.applied(r, nf)
-	} else {
-		ts.nonce++
-	}
-	ts.used++
+	s.sessionNonce(r, ts)
 	s.seatsChanged = false
 	f.Commitment, f.CommittedAt, f.ServerSeed, f.RevealedAt = ts.commitment, ts.committedAt, ts.serverSeed, ts.revealedAt
 	f.ClientSeeds = make([]string, n)

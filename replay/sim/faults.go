@@ -39,6 +39,11 @@ const (
 	FaultDHIllegalRaise         = "dh-illegal-raise"
 	FaultDHChipsNotConserved    = "dh-chips-not-conserved"
 	FaultDHRakeOverCap          = "dh-rake-over-cap"
+	FaultNonceSkipped           = "nonce-skipped"
+	FaultNonceSwapped           = "nonce-swapped"
+	FaultChainLinkSkipped       = "chain-link-skipped"
+	FaultRoundDropped           = "round-dropped"
+	FaultRoundDroppedRenumbered = "round-dropped-renumbered"
 )
 
 type faultKind uint8
@@ -55,10 +60,18 @@ type Fault struct {
 	Finding     finding.Code `json:"finding"`
 	Description string       `json:"description"`
 	Code        finding.Code `json:"-"`
-	kind        faultKind
+	// Also lists the other codes the fault can make the replayer raise, on
+	// the same round or a later one (a round left out of the log shows in
+	// its table's numbering and in its seed's nonces or its chain's links);
+	// every one is an [Injection] of its own.
+	Also []finding.Code `json:"also,omitempty"`
+	kind faultKind
 	// tableLevel: the finding is reported per table, naming no round.
 	tableLevel bool
 }
+
+// Codes returns the codes the fault's injections carry: Code, then Also.
+func (f *Fault) Codes() []finding.Code { return append([]finding.Code{f.Code}, f.Also...) }
 
 func (f *Fault) appliesTo(game string) bool { return slices.Contains(f.Games, game) }
 
@@ -128,6 +141,16 @@ var catalogue = func() []*Fault {
 			Description: "One chip is created: a winner's stack_after is one more than the pots give; the player's next hand starts from it."},
 		{Name: FaultDHRakeOverCap, Games: doubleOnly, Code: finding.DHRakeOverCap, kind: roundFault,
 			Description: "Rake of 5% of the pots (at least 1) is taken from the main pot's first winner in a hand that saw the flop, above what the profile allows (the built-in profile takes none)."},
+		{Name: FaultNonceSkipped, Games: seedGames, Code: finding.NonceSequence, kind: roundFault,
+			Description: "The round is dealt with the session's next nonce but one, skipping a deck (an operator that knows both seeds choosing between two decks); the session goes on from it. The round is flagged."},
+		{Name: FaultNonceSwapped, Games: seedGames, Code: finding.NonceSequence, kind: roundFault,
+			Description: "The session's next two decks are dealt in swapped order (an operator that knows both seeds choosing which a player gets first): the round gets the next nonce but one and the session's next round (casino-holdem: the player's next turn; double-holdem: the next hand) the nonce held back. Both rounds are flagged, the session's later rounds are not."},
+		{Name: FaultChainLinkSkipped, Games: liveOnly, Code: finding.ChainLinkSkipped, kind: roundFault,
+			Description: "The round uses link k+1 of the table's hash chain instead of link k, skipping a deck; the link verifies (it hashes to the last one used in two steps) and the chain goes on from it. The round is flagged."},
+		{Name: FaultRoundDropped, Games: allGames, Code: finding.TableSequenceGap, Also: []finding.Code{finding.NonceSequence, finding.ChainLinkSkipped}, kind: roundFault,
+			Description: "A dealt round (its table number, nonce or chain link, and its deck used) is left out of the log, and its players' wallets are re-chained so that the balances show no gap. The table's next round is flagged TABLE_SEQUENCE_GAP (unless the dropped round is the table's first: the first round in a log starts the table's numbering), and the next round of the dropped round's seed session NONCE_SEQUENCE (casino-holdem: the same player's next round; double-holdem: the next hand) or of its chain CHAIN_LINK_SKIPPED, when the session or chain goes on. Never the last round."},
+		{Name: FaultRoundDroppedRenumbered, Games: allGames, Code: finding.NonceSequence, Also: []finding.Code{finding.ChainLinkSkipped}, kind: roundFault,
+			Description: "As round-dropped, and the table's later rounds are renumbered so that table_seq shows no gap: the drop shows only in the nonces (NONCE_SEQUENCE) or chain links (CHAIN_LINK_SKIPPED) of the session's next round, when the session or chain goes on. A round dropped at the end of a seed session and renumbered cannot be seen in the log (docs/replay.md)."},
 	}
 	for _, f := range fs {
 		f.Finding = f.Code

@@ -45,6 +45,14 @@ type playerSession struct {
 	used        int   // rounds dealt
 	first, last int64 // planned first and last round index
 	fault       *activeFault
+	skipped     *Fault // the fault that dropped the session's last round dealt from the log (see sessionSkip)
+	// A nonce-swapped fault under way: the nonce held back for the
+	// session's next round.
+	swap *Fault
+	held uint64
+	// The session's previous round cannot be repeated by nonce-reused
+	// (see sessionNonce).
+	noReuse bool
 }
 
 // tableSession is the double-holdem table's server seed session.
@@ -58,7 +66,9 @@ type chainSession struct {
 	next        int // index of the next link to use (from 1)
 	first       int64
 	fault       *activeFault
-	earlyLink   int // link whose reveal comes early (seed-revealed-early), 0 for none
+	earlyLink   int    // link whose reveal comes early (seed-revealed-early), 0 for none
+	skipped     *Fault // the fault that dropped the chain's last round dealt from the log (see sessionSkip)
+	verified    bool   // a round of the chain is in the log with its link
 }
 
 func (s *Simulator) randSeed() seed.Seed {

@@ -25,6 +25,9 @@
 //     one server seed and a nonce counting from 0; the client seeds are
 //     those of the seated players in seat order.
 //
+// Every round logs table_seq, its number at its table: 1, 2, 3, ... (the
+// simulator plays one table).
+//
 // # Faults
 //
 // [Faults] lists the catalogue: each fault names the finding code the
@@ -32,8 +35,11 @@
 // probability r before each round (before each session for the session
 // faults) and then applied to the first round it fits (a tie for
 // tie-not-pushed, a capped win for max-payout-ignored, ...). Every applied
-// fault is returned as an [Injection]: the round and the expected code.
-// At most one round-level fault is applied per round.
+// fault is returned as an [Injection]: the round and the expected code; a
+// fault that shows as several codes ([Fault.Also]: a round left out of the
+// log shows in its table's numbering and in its seed's nonces) gives one
+// injection per code, possibly on later rounds. At most one round-level
+// fault is applied per round.
 package sim
 
 import (
@@ -154,6 +160,15 @@ type Simulator struct {
 	inj          []Injection
 	roundFaulted bool
 	seatsChanged bool
+
+	// The table's round numbering (table_seq of the last round dealt), the
+	// round-dropped fault of a round left out of the log whose gap the
+	// table's next round shows (nil for none), and the fault dropping the
+	// round being played.
+	tableSeq uint64
+	tableGap *Fault
+	dropping *activeFault
+	logged   bool // a round was returned
 }
 
 // New validates cfg and returns a simulator positioned before the first
@@ -243,11 +258,28 @@ func (s *Simulator) Done() bool { return s.i >= s.cfg.Rounds }
 
 // Next plays the next round. The injections are the faults applied to it
 // (and, for a session fault, possibly recorded on this round of the
-// session); they stay valid until the next call.
+// session); they stay valid until the next call. A round the round-dropped
+// faults leave out of the log is played (its table number, nonce or chain
+// link, and its deck are used) but not returned: Next returns the round
+// after it.
 func (s *Simulator) Next() (*round.Round, []Injection, error) {
 	if s.Done() {
 		return nil, nil, errors.New("sim: no more rounds")
 	}
+	for {
+		r, err := s.play()
+		if err != nil {
+			return nil, nil, err
+		}
+		if r != nil {
+			return r, s.inj, nil
+		}
+	}
+}
+
+// play plays round s.i and returns it, or nil when it was dropped from the
+// log.
+func (s *Simulator) play() (*round.Round, error) {
 	s.inj = s.inj[:0]
 	s.roundFaulted = false
 	for _, f := range s.faults {
@@ -255,11 +287,26 @@ func (s *Simulator) Next() (*round.Round, []Injection, error) {
 			f.pending++
 		}
 	}
+	s.dropping = nil
+	if s.i+1 < s.cfg.Rounds {
+		// A round is dropped only when a round follows it in the log.
+		if f := s.want(FaultRoundDropped); f != nil {
+			s.dropping = f
+		} else if f := s.want(FaultRoundDroppedRenumbered); f != nil {
+			s.dropping = f
+		}
+		if s.dropping != nil {
+			s.dropping.pending--
+			s.roundFaulted = true // the dropped round carries no other fault
+		}
+	}
+	s.tableSeq++
 	r := s.rounds.one()
 	*r = round.Round{
 		RoundID:     s.roundID(s.i),
 		Game:        s.cfg.Game,
 		TableID:     s.tableID(),
+		TableSeq:    s.tableSeq,
 		Time:        s.timeOf(s.i),
 		Currency:    s.cfg.Currency,
 		Profile:     s.p.Name,
@@ -273,10 +320,58 @@ func (s *Simulator) Next() (*round.Round, []Injection, error) {
 		err = s.playCasino(r)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
+		return nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
 	}
 	s.i++
-	return r, s.inj, nil
+	if f := s.dropping; f != nil {
+		s.unplayWallets(r)
+		switch {
+		case f.Name == FaultRoundDroppedRenumbered:
+			s.tableSeq-- // the next round takes the dropped round's number
+		case s.logged:
+			// The table's first round in the log starts its numbering: a
+			// log that starts after a dropped round shows no gap there.
+			s.tableGap = f.Fault
+		}
+		s.dropping = nil
+		return nil, nil
+	}
+	if s.tableGap != nil {
+		s.inject(r, s.tableGap)
+		s.tableGap = nil
+	}
+	s.logged = true
+	return r, nil
+}
+
+// unplayWallets puts the wallets (stacks) of a dropped round's players back
+// as they were before it, as an operator hiding the round would: their
+// next rounds show no balance gap.
+func (s *Simulator) unplayWallets(r *round.Round) {
+	for k, p := range s.plays {
+		if k < len(r.Boxes) && r.Double == nil {
+			p.sl.balance = r.Boxes[k].BalanceBefore
+		}
+	}
+	if h := r.Double; h != nil {
+		for k := range h.Seats {
+			s.slots[k].balance = h.Seats[k].StackBefore
+		}
+	}
+}
+
+// sessionSkip keeps, in *pending, that the round being played is dropped
+// from the log, or records on a logged round that the seed session's or
+// chain's previous round was dropped: the replayer sees the sequence skip
+// (code) on it.
+func (s *Simulator) sessionSkip(r *round.Round, pending **Fault, code finding.Code) {
+	switch {
+	case s.dropping != nil:
+		*pending = s.dropping.Fault
+	case *pending != nil:
+		s.injectAs(r, *pending, code)
+		*pending = nil
+	}
 }
 
 func (s *Simulator) roundID(i int64) string {
@@ -316,8 +411,11 @@ func (s *Simulator) layoutFor(hands int) (layout.Layout, error) {
 }
 
 // inject records an applied fault on the round.
-func (s *Simulator) inject(r *round.Round, f *Fault) {
-	in := Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code}
+func (s *Simulator) inject(r *round.Round, f *Fault) { s.injectAs(r, f, f.Code) }
+
+// injectAs records an applied fault on the round with one of its codes.
+func (s *Simulator) injectAs(r *round.Round, f *Fault, code finding.Code) {
+	in := Injection{RoundID: r.RoundID, Fault: f.Name, Code: code}
 	if f.tableLevel {
 		in.Table = r.TableID
 	}

@@ -34,10 +34,31 @@ type checker struct {
 	balances map[string]int64
 	tuples   map[string]bool
 	lastLink map[string]string
+	// The sequences: nonces per server seed, chain indices per anchor,
+	// table_seq per table.
+	lastNonce, lastIndex, lastSeq map[string]*seqState
 }
 
+// seqState is a sequence's last number and its highest.
+type seqState struct{ last, max uint64 }
+
 func newChecker(t *testing.T, p *profile.Profile) *checker {
-	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{}}
+	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{},
+		lastNonce: map[string]*seqState{}, lastIndex: map[string]*seqState{}, lastSeq: map[string]*seqState{}}
+}
+
+// sequence reports whether n follows the last number of key in seqs, or
+// the highest (after two rounds swapped), and records it; first is the
+// first number of a key (0: any).
+func sequence(seqs map[string]*seqState, key string, n, first uint64) bool {
+	st := seqs[key]
+	if st == nil {
+		seqs[key] = &seqState{n, n}
+		return first == 0 || n == first
+	}
+	ok := n == st.last+1 || n == st.max+1
+	st.last, st.max = n, max(st.max, n)
+	return ok
 }
 
 func parseT(s string) time.Time {
@@ -70,10 +91,24 @@ func (c *checker) check(r *round.Round) []string {
 		}
 	}
 	tuple := f.ServerSeed + "|" + strings.Join(f.ClientSeeds, ",") + "|" + fmt.Sprint(f.Nonce)
-	if c.tuples[tuple] {
+	reused := c.tuples[tuple]
+	if reused {
 		bad = append(bad, "nonce-reused")
 	}
 	c.tuples[tuple] = true
+	// Sequences: nonces from 0 per seed (a reuse is only that), chain
+	// links from 1 per chain, table numbers.
+	if f.ChainIndex == 0 && !sequence(c.lastNonce, f.ServerSeed, f.Nonce+1, 1) && !reused {
+		bad = append(bad, "nonce-sequence")
+	}
+	if f.ChainIndex > 0 && !sequence(c.lastIndex, f.Commitment, f.ChainIndex, 1) {
+		bad = append(bad, "chain-skipped")
+	}
+	if r.TableSeq == 0 {
+		bad = append(bad, "no-table-seq")
+	} else if !sequence(c.lastSeq, r.TableID, r.TableSeq, 0) {
+		bad = append(bad, "table-gap")
+	}
 
 	// Cards.
 	var logged []string
@@ -308,6 +343,11 @@ var expectTags = map[string][]string{
 	FaultDHIllegalRaise:         {"double-settle"},
 	FaultDHChipsNotConserved:    {"stacks"},
 	FaultDHRakeOverCap:          {"pots", "stacks"},
+	FaultNonceSkipped:           {"nonce-sequence"},
+	FaultNonceSwapped:           {"nonce-sequence"},
+	FaultChainLinkSkipped:       {"chain-skipped"},
+	FaultRoundDropped:           {"table-gap", "nonce-sequence", "chain-skipped"},
+	FaultRoundDroppedRenumbered: {"nonce-sequence", "chain-skipped"},
 }
 
 // assertVoidedWin checks a round of the void-wins fault: void, every stake
@@ -366,15 +406,23 @@ func TestFaultsInjectWhatTheySay(t *testing.T) {
 						return
 					}
 					injected++
-					require.Len(t, inj, 1)
-					assert.Equal(t, f.Finding, inj[0].Code)
-					assert.Equal(t, r.RoundID, inj[0].RoundID)
 					if f.TableLevel() {
+						require.Len(t, inj, 1)
+						assert.Equal(t, f.Finding, inj[0].Code)
 						assert.Equal(t, r.TableID, inj[0].Table)
 						assertVoidedWin(t, p, r, tags)
 						return
 					}
-					assert.Empty(t, inj[0].Table)
+					// One injection per code the round shows (round-dropped:
+					// the table's gap and the session's skip on one round).
+					require.LessOrEqual(t, len(inj), len(f.Codes()))
+					for _, in := range inj {
+						assert.Contains(t, f.Codes(), in.Code)
+						assert.Equal(t, r.RoundID, in.RoundID)
+					}
+					for _, in := range inj {
+						assert.Empty(t, in.Table)
+					}
 					require.NotEmpty(t, tags, "round %s injected with %s", r.RoundID, f.Name)
 					for _, tag := range tags {
 						ok := false

@@ -1,0 +1,121 @@
+package roundlog
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// v10Type is the type of a rounds row as schema version 1.0 wrote it:
+// roundRow without the columns later minor versions added, in the same
+// order.
+func v10Type() reflect.Type {
+	rt := reflect.TypeOf(roundRow{})
+	var fs []reflect.StructField
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+		if !slices.Contains(addedColumns, name) {
+			fs = append(fs, f)
+		}
+	}
+	return reflect.StructOf(fs)
+}
+
+// rewriteV10 rewrites the rounds file at path as a 1.0 writer wrote it
+// (one row group); reordered puts its columns in alphabetical order, so
+// that the generic reader reads it.
+func rewriteV10(t *testing.T, path string, reordered bool) {
+	t.Helper()
+	rows, err := parquet.ReadFile[roundRow](path)
+	require.NoError(t, err)
+	typ := v10Type()
+	sch := parquet.SchemaOf(reflect.New(typ).Interface())
+	if reordered {
+		g := parquet.Group{}
+		for _, f := range sch.Fields() {
+			g[f.Name()] = f
+		}
+		sch = parquet.NewSchema(TableRounds, g)
+	} else {
+		sch = parquet.NewSchema(TableRounds, sch)
+	}
+	for _, name := range addedColumns {
+		_, ok := sch.Lookup(name)
+		require.False(t, ok, name)
+	}
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w := parquet.NewWriter(f, sch, parquet.CreatedBy("fairhold-roundlog", "1.0", "1"),
+		parquet.KeyValueMetadata(MetaSchemaVersion, "1.0"), parquet.KeyValueMetadata(MetaTable, TableRounds))
+	for i := range rows {
+		v := reflect.New(typ)
+		src := reflect.ValueOf(rows[i])
+		for j := range typ.NumField() {
+			v.Elem().Field(j).Set(src.FieldByName(typ.Field(j).Name))
+		}
+		require.NoError(t, w.Write(v.Interface()))
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+}
+
+// TestReadsVersion10 reads rounds files of schema version 1.0, without
+// the optional columns 1.1 added: they read as null (no table number, no
+// rotation), by the fast path for a file in the specification's column
+// order and by the generic reader for another order; and a 1.1 file
+// holds them.
+func TestReadsVersion10(t *testing.T) {
+	rs := sample(300)
+	for i := range rs {
+		rs[i].TableSeq = uint64(i + 1)
+		rs[i].Fairness.ClientSeedRotated = i%5 == 0
+	}
+	want := jsonRoundTrip(t, rs)
+	dir := t.TempDir()
+	writeParquet(t, dir, rs, Options{})
+	got, _, dmg := readAll(t, dir)
+	require.Empty(t, dmg)
+	require.Equal(t, want, got, "1.1 round trip")
+	pf := openFile(t, filepath.Join(dir, "part-00000.rounds.parquet"))
+	v, _ := pf.Lookup(MetaSchemaVersion)
+	assert.Equal(t, SchemaVersion, v)
+	assert.Equal(t, "1.1", SchemaVersion)
+
+	for i := range want {
+		want[i].TableSeq, want[i].Fairness.ClientSeedRotated = 0, false
+	}
+	for _, reordered := range []bool{false, true} {
+		d := t.TempDir()
+		writeParquet(t, d, rs, Options{})
+		path := filepath.Join(d, "part-00000.rounds.parquet")
+		rewriteV10(t, path, reordered)
+		pf := openFile(t, path)
+		assert.Equal(t, !reordered, fastRounds(pf.Schema()), "reordered %v", reordered)
+		got, _, dmg := readAll(t, d)
+		require.Empty(t, dmg, "reordered %v", reordered)
+		assert.Equal(t, want, got, "reordered %v", reordered)
+	}
+
+	// A 1.0 file after a 1.1 file: the reused column buffers do not carry
+	// the 1.1 file's table numbers over.
+	d := t.TempDir()
+	writeParquet(t, d, rs, Options{RowGroupRounds: 100, FileRounds: 100})
+	rewriteV10(t, filepath.Join(d, "part-00001.rounds.parquet"), false)
+	got, _, dmg = readAll(t, d)
+	require.Empty(t, dmg)
+	for i, r := range got {
+		if i >= 100 && i < 200 {
+			assert.Zero(t, r.TableSeq, "row %d", i)
+		} else {
+			assert.Equal(t, uint64(i+1), r.TableSeq, "row %d", i)
+		}
+	}
+}
