@@ -97,7 +97,8 @@ type FaultRate struct {
 }
 
 // Injection records one injected fault: the round that carries it and the
-// finding the replayer must raise for that round.
+// finding the replayer must raise for that round. A fault whose round must
+// show more than one code (see [Fault].Also) is recorded once per code.
 type Injection struct {
 	RoundID string       `json:"round_id"`
 	Fault   string       `json:"fault"`
@@ -149,6 +150,12 @@ type Simulator struct {
 	inj          []Injection
 	roundFaulted bool
 	seatsChanged bool
+
+	sessions  int64         // seed sessions and chains opened
+	prevTable *tableSession // double-holdem: the table's session before table2
+	altHash   string        // profile-switched: the hash of another version of the profile
+	newPlayer bool          // a player of the round plays their first round
+	slotBuf   []*slot
 }
 
 // New validates cfg and returns a simulator positioned before the first
@@ -227,6 +234,9 @@ func New(cfg Config) (*Simulator, error) {
 		}
 		s.faults = append(s.faults, &activeFault{Fault: f, rate: fr.Rate})
 	}
+	q := p.Clone()
+	q.Version++
+	s.altHash = q.Hash()
 	return s, nil
 }
 
@@ -270,6 +280,7 @@ func (s *Simulator) Next() (*round.Round, []Injection, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
 	}
+	s.breakDeclared(r)
 	s.i++
 	return r, s.inj, nil
 }
@@ -310,7 +321,11 @@ func (s *Simulator) layoutFor(hands int) (layout.Layout, error) {
 	return l, nil
 }
 
-// inject records an applied fault on the round.
+// inject records an applied fault on the round: one injection per code
+// the replayer must raise for it.
 func (s *Simulator) inject(r *round.Round, f *Fault) {
 	s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code})
+	for _, c := range f.Also {
+		s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: c})
+	}
 }
