@@ -55,8 +55,8 @@ type hit struct {
 }
 
 // TestDetectionGuarantee: for every fault of the simulator's catalogue and
-// every game it applies to, every injected instance is reported with the
-// catalogued code, and nothing else is reported.
+// every game it applies to, every injected (round, code) is reported, with
+// one of the fault's catalogued codes, and nothing else is reported.
 func TestDetectionGuarantee(t *testing.T) {
 	rounds := int64(600)
 	if testing.Short() {
@@ -96,7 +96,9 @@ func TestDetectionGuarantee(t *testing.T) {
 				require.NotEmpty(t, inj, "no %s injected in %d rounds", f.Name, rounds)
 				want := map[hit]bool{}
 				for _, in := range inj {
-					require.Contains(t, append([]finding.Code{f.Code}, f.Also...), in.Code)
+					// A fault may show as several codes, each an injection
+					// of its own (sim.Fault.Also).
+					require.Contains(t, f.Codes(), in.Code)
 					want[hit{in.RoundID, in.Code}] = true
 				}
 				_, fs := replayFindings(t, dir, declared)

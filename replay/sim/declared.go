@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -78,6 +79,7 @@ func (s *Simulator) breakDeclared(r *round.Round) {
 	if f := s.want(FaultProfileSwitched); f != nil {
 		r.ProfileHash = s.altHash
 		s.applied(r, f)
+		s.injectAs(r, f.Fault, finding.ProfileMismatch)
 		return
 	}
 	if f := s.want(FaultCurrencySwitched); f != nil && !s.newPlayer {

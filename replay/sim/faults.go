@@ -61,11 +61,16 @@ type Fault struct {
 	Finding     finding.Code `json:"finding"`
 	Description string       `json:"description"`
 	Code        finding.Code `json:"-"`
-	// Also lists the other codes the fault's rounds show: one fault, two
-	// invariants broken (each injection names one code).
+	// Also lists the other codes the fault can make the replayer raise, on
+	// the same round or a later one (a round left out of the log shows in
+	// its table's numbering and in its seed's nonces or its chain's links);
+	// every one is an [Injection] of its own.
 	Also []finding.Code `json:"also,omitempty"`
 	kind faultKind
 }
+
+// Codes returns the codes the fault's injections carry: Code, then Also.
+func (f *Fault) Codes() []finding.Code { return append([]finding.Code{f.Code}, f.Also...) }
 
 func (f *Fault) appliesTo(game string) bool { return slices.Contains(f.Games, game) }
 

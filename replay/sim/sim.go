@@ -97,8 +97,7 @@ type FaultRate struct {
 }
 
 // Injection records one injected fault: the round that carries it and the
-// finding the replayer must raise for that round. A fault whose round must
-// show more than one code (see [Fault].Also) is recorded once per code.
+// finding the replayer must raise for that round.
 type Injection struct {
 	RoundID string       `json:"round_id"`
 	Fault   string       `json:"fault"`
@@ -321,11 +320,10 @@ func (s *Simulator) layoutFor(hands int) (layout.Layout, error) {
 	return l, nil
 }
 
-// inject records an applied fault on the round: one injection per code
-// the replayer must raise for it.
-func (s *Simulator) inject(r *round.Round, f *Fault) {
-	s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: f.Code})
-	for _, c := range f.Also {
-		s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: c})
-	}
+// inject records an applied fault on the round.
+func (s *Simulator) inject(r *round.Round, f *Fault) { s.injectAs(r, f, f.Code) }
+
+// injectAs records an applied fault on the round with one of its codes.
+func (s *Simulator) injectAs(r *round.Round, f *Fault, code finding.Code) {
+	s.inj = append(s.inj, Injection{RoundID: r.RoundID, Fault: f.Name, Code: code})
 }
