@@ -11,15 +11,18 @@
 //     beacon and its publication after the commitment, a re-deal of the
 //     cards from the seeds compared with the
 //     logged cards, duplicate cards, the limits and call multiple, a
-//     re-settlement of every bet compared with every logged return, and the
-//     balance arithmetic (before - stakes + returns = after). It fills a
-//     [Trace], the little a round leaves for the cross-round checks.
+//     re-settlement of every bet compared with every logged return, the
+//     balance arithmetic (before - stakes + returns = after) and the box
+//     and seat numbers. It fills a [Trace], the little a round leaves for
+//     the cross-round checks.
 //     A Checker is not safe for concurrent use; use one per worker.
 //   - A [Ledger] takes the traces in input order and checks what spans
 //     rounds: duplicate round ids, each table's time order, no (server
 //     seed, client input, nonce) reused, no seed in two sessions, chain
-//     links against the previous link, and each player's balance continuity
-//     between consecutive rounds.
+//     links against the previous link, each player's balance continuity
+//     between consecutive rounds, and what stays fixed (declared.go): a
+//     table's scheme and profile, a wallet's currency, a seed session's
+//     owner, reveal time and client seeds.
 //
 // Start with [NewRulebook] (the rules profiles), a [Config] with
 // [SchemeDealers] (the fairness schemes) and [DoubleEngine] (Double
@@ -91,6 +94,8 @@ type Checker struct {
 	ruleErr   error
 
 	committedAt int64 // the round's commitment time, Unix microseconds (0: none)
+
+	decls declCache // the rounds' declared scheme, profile and currency (declared.go)
 
 	dealt [64]uint8 // the re-dealt card indices
 
@@ -263,6 +268,7 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 		c.currency = strings.Clone(r.Currency)
 	}
 	t.currency = c.currency
+	t.decl, t.rotated = c.decls.lookup(r), r.Fairness.ClientSeedRotated
 	if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
 		c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
 		c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -150,10 +151,21 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		return
 	}
 	nb := len(r.Boxes)
+	t.perBox = len(r.Fairness.ClientSeeds) == nb
 	if nb == 0 || nb > 6 || (rules.MaxBoxes > 0 && nb > rules.MaxBoxes) {
 		e.add(finding.InputDamaged, "boxes", fmt.Sprintf("1..%d boxes", max(rules.MaxBoxes, 1)), strconv.Itoa(nb), "")
 		return
 	}
+	// Positions: the RNG game has box 1; a live table the profile's boxes.
+	hi := 1
+	if r.Game == round.LiveCasinoHoldem {
+		hi = cmp.Or(rules.MaxBoxes, 6)
+	}
+	var nums [6]int
+	for i := range r.Boxes {
+		nums[i] = r.Boxes[i].Box
+	}
+	checkPositions(e, nums[:nb], hi, false)
 	// Cards: boxes in order (2 each), the dealer (2), the board (5).
 	// In the Checker rather than on the stack: slices of them go to the
 	// duplicate check, which made them escape, one allocation per round.
@@ -255,7 +267,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		return
 	}
 	fp := c.ids.fingerprintPlayer(b.PlayerID)
-	t.addPlayer(fp, c.playerName(fp, b.PlayerID), b.BalanceBefore, b.BalanceAfter, i, false)
+	t.addPlayer(fp, c.playerName(fp, b.PlayerID), clientAt(r, t, i, len(r.Boxes)), b.BalanceBefore, b.BalanceAfter, i, false)
 
 	// Balance arithmetic.
 	stakes, err1 := money.Sum(b.Ante, b.Call, b.Bonus)

@@ -28,10 +28,25 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 		return
 	}
 	ns := len(d.Seats)
+	t.perBox = len(r.Fairness.ClientSeeds) == ns
 	if ns < 2 || ns > 10 {
 		e.add(finding.InputDamaged, "double.seats", "2..10 seats", strconv.Itoa(ns), "")
 		return
 	}
+	// Positions: seats 1 to the profile's seats_max. The rules engine
+	// cannot settle a hand whose seats are not 1..10 in increasing order:
+	// its positions are then the finding.
+	hi := 10
+	if c.ruleErr == nil && c.ruleEntry.p.Double != nil {
+		hi = c.ruleEntry.p.Double.SeatsMax
+	}
+	var nums [10]int
+	settleable := true
+	for i := range d.Seats {
+		nums[i] = d.Seats[i].Seat
+		settleable = settleable && nums[i] >= 1 && nums[i] <= 10 && (i == 0 || nums[i] > nums[i-1])
+	}
+	checkPositions(e, nums[:ns], hi, true)
 	var seats [10][3]card.Card
 	var board [5]card.Card
 	ok := true
@@ -74,7 +89,7 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	for i := range d.Seats {
 		s := &d.Seats[i]
 		fp := fingerprint(s.PlayerID)
-		t.addPlayer(fp, c.playerName(fp, s.PlayerID), s.StackBefore, s.StackAfter, i, true)
+		t.addPlayer(fp, c.playerName(fp, s.PlayerID), clientAt(r, t, i, ns), s.StackBefore, s.StackAfter, i, true)
 		if s.StackBefore < 0 || s.StackAfter < 0 {
 			e.add(finding.InputDamaged, seatField(i, "stack_before"), "stacks >= 0", "a negative stack", "")
 			return
@@ -102,7 +117,16 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 			e.addAmounts(Amounts{Expected: before, Actual: sum}, finding.DHChipsNotConserved, "double.seats", expected, actual, "")
 		}
 	}
-	if ok && !dealt.dup && c.cfg.Double != nil {
+	// One player, one seat.
+	for i := 1; i < t.np; i++ {
+		for j := range i {
+			if p, q := t.playerAt(i), t.playerAt(j); p.id == q.id {
+				e.add(finding.PositionInvalid, seatField(int(p.slot), "player_id"), "a player at one seat", "the player of "+seatField(int(q.slot), "player_id")+" again", "")
+				break
+			}
+		}
+	}
+	if ok && !dealt.dup && settleable && c.cfg.Double != nil {
 		c.cfg.Double.CheckDouble(r, conserved, Reporter{e})
 	}
 }

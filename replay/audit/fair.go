@@ -87,6 +87,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 	}
 	if f.RevealedAt != "" {
 		at, err := c.seed(f.ServerSeed, f.ChainIndex > 0).times.parse(f.RevealedAt)
+		t.reveal, t.revealOK, t.revealBad = at, err == nil, err != nil
 		switch {
 		case err != nil:
 			e.add(finding.InputDamaged, "fairness.revealed_at", "RFC 3339 UTC time", quote(f.RevealedAt), err.Error())

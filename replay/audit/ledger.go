@@ -57,6 +57,7 @@ type traceRound struct {
 	Time   int64 // Unix microseconds
 	TimeOK bool
 	SeedOK bool // the seed and commitment could be read
+	declaredFlags
 
 	seedFP   uint64 // the first 8 bytes of SHA-256(seed)
 	Nonce    uint64
@@ -68,6 +69,8 @@ type traceRound struct {
 
 	player playerBalance // the first box or seat; the others are in Trace.more
 	np     int
+
+	declaredRound // what the round declares (declared.go)
 }
 
 // chainLink is what a hash-chain round leaves for the chain checks.
@@ -80,6 +83,7 @@ type chainLink struct {
 type playerBalance struct {
 	id            uint64 // fingerprint of the player id
 	name          string // the player id (owned: see Checker.playerName), for findings
+	client        uint64 // fingerprint of the player's client seed (see Trace.perBox)
 	before, after int64
 	slot          int8 // box or seat index
 	seat          bool
@@ -130,8 +134,8 @@ func (c *idCache) fingerprintPlayer(id string) uint64 {
 	return fingerprint(id)
 }
 
-func (t *Trace) addPlayer(fp uint64, name string, before, after int64, slot int, seat bool) {
-	p := playerBalance{fp, name, before, after, int8(slot), seat}
+func (t *Trace) addPlayer(fp uint64, name string, client uint64, before, after int64, slot int, seat bool) {
+	p := playerBalance{fp, name, client, before, after, int8(slot), seat}
 	switch t.np {
 	case 0:
 		t.player = p
@@ -184,7 +188,8 @@ type Ledger struct {
 	chains   map[[32]byte]*chainState // by anchor (commitment)
 	tables   map[uint64]int64         // last round time per table
 	players  playerTable
-	places   places // where the rounds observed are, by ordinal
+	places   places    // where the rounds observed are, by ordinal
+	declared declState // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 }
@@ -193,7 +198,8 @@ type seedState struct {
 	session uint64
 	first   textRef // the id of the round that first used the seed, in seedIDs
 	nonces  seedNonces
-	seq     seqPos // the nonce sequence (sequence.go)
+	seq     seqPos   // the nonce sequence (sequence.go)
+	decl    seedDecl // the seed's session, while current (declared.go)
 }
 
 // textRef is a text in one of the Ledger's byte slices.
@@ -217,6 +223,7 @@ type chainState struct {
 
 	seq   seqPos // the link sequence (sequence.go), once seqOn
 	seqOn bool
+	decl  chainDecl // what the chain's session declared (declared.go)
 }
 
 // NewLedger returns an empty Ledger.
@@ -283,12 +290,14 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		}
 	}
 	l.observeTableSeq(t, add)
+	l.observeTable(t, add)
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		if last, ok := l.players.get(p.id); ok && p.before != last.after {
+		last, ok := l.players.get(p.id)
+		if !l.observeWallet(t, p, ok, last, add) && ok && p.before != last.after {
 			field := boxField(int(p.slot), "balance_before")
 			if p.seat {
 				field = seatField(int(p.slot), "stack_before")
@@ -334,12 +343,15 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	if !ok {
 		s = seedState{session: t.session, first: l.keepText(t.RoundID)}
 		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
+		l.startSeed(t, fp, &s.decl)
 		startNonceSeq(t, &s.seq, add)
 		l.seeds[fp] = s
 		return
 	}
 	if s.session != t.session {
 		add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
+	} else {
+		l.observeSeedDecl(t, fp, s.decl, s.first, add)
 	}
 	fresh := l.seedNonce(fp, &s.nonces, t.ClientFP, t.Nonce)
 	nonceSeq(t, &s, fresh, add)
@@ -387,8 +399,11 @@ func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expec
 	}
 	if !st.owned {
 		st.owned, st.session, st.first = true, t.session, l.keepText(t.RoundID)
+		l.startChain(t, st)
 	} else if st.session != t.session {
 		add(finding.SeedReused, "fairness.commitment", "one session (table) per hash chain, first used in round "+l.text(st.first), "another session", "")
+	} else {
+		l.observeChainDecl(t, st, add)
 	}
 	var fresh bool
 	if st.used, fresh = addNonce(st.used, index); !fresh {

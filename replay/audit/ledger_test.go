@@ -304,8 +304,11 @@ func benchmarkLedgerObserve(b *testing.B, numbered, churn bool) {
 	const n, unit = 4_000_000, 16_384
 	ts := make([]Trace, n)
 	rng := rand.New(rand.NewPCG(7, 7))
+	var dc declCache
+	decl := dc.lookup(&round.Round{Currency: "EUR", Profile: "casino-holdem", ProfileHash: "5c0e", Fairness: round.Fairness{Scheme: scheme.FairholdV1Name}})
 	for i := range ts {
 		t := &ts[i]
+		t.decl, t.perBox = decl, true
 		t.RoundID = "r"
 		t.Src = Source{File: "part-00000.rounds.parquet", Row: int64(i)}
 		t.idFP = rng.Uint64()
@@ -323,7 +326,7 @@ func benchmarkLedgerObserve(b *testing.B, numbered, churn bool) {
 		if churn {
 			t.ClientFP, player = uint64(i/3), uint64(i/3)
 		}
-		t.addPlayer(player, "", 0, 0, 0, false)
+		t.addPlayer(player, "", t.ClientFP, 0, 0, 0, false)
 	}
 	b.ResetTimer()
 	for range b.N {
@@ -527,7 +530,8 @@ func TestSeedNoncesMatchASet(t *testing.T) {
 	tables[4].next = math.MaxUint32 - 150 // sessions that cross 2^32
 	reused := 0
 	for i := range 300_000 {
-		tb := &tables[rng.IntN(len(tables))]
+		k := rng.IntN(len(tables))
+		tb := &tables[k]
 		if tb.used == 100 {
 			seeds++
 			tb.seed, tb.used = seeds, 0
@@ -555,7 +559,7 @@ func TestSeedNoncesMatchASet(t *testing.T) {
 		key := [3]uint64{tb.seed, tb.client, n}
 		var tr Trace
 		id := fmt.Sprintf("r-%d", i)
-		tr.traceRound = traceRound{RoundID: id, session: 1, SeedOK: true, seedFP: tb.seed, ClientFP: tb.client, Nonce: n}
+		tr.traceRound = traceRound{RoundID: id, session: uint64(k) + 1, SeedOK: true, seedFP: tb.seed, ClientFP: tb.client, Nonce: n}
 		tr.setID(id)
 		out := l.Observe(&tr, nil)
 		require.Equal(t, seen[key], slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Code == finding.NonceReused }), "round %d: seed %d client %d nonce %d", i, tb.seed, tb.client, n)

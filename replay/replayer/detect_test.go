@@ -97,6 +97,11 @@ func TestDetectionGuarantee(t *testing.T) {
 					// void is a win (voids.go).
 					cfg.Faults[0].Rate = voidWinsRate
 				}
+				if f.Name == sim.FaultSeedRedealt && game == round.CasinoHoldem {
+					// A player's second seed session starts after 100
+					// rounds of each of the 10 players.
+					cfg.Rounds = 12 * sim.SessionRounds
+				}
 				var declared *profile.Profile
 				if f.Name == sim.FaultMaxPayoutIgnored {
 					// Capped wins are rare under the built-in max payout.

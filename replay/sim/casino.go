@@ -213,9 +213,12 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	c := s.p.Casino
 	players, boxNos := s.casinoSeats()
 	plays := s.plays[:0]
+	s.newPlayer = false
 	for _, pi := range players {
 		sl, ar, a, br, b := s.stakes(pi)
 		plays = append(plays, boxPlay{sl, ar, a, br, b})
+		s.newPlayer = s.newPlayer || sl.rounds == 0
+		sl.rounds++
 	}
 	s.plays = plays
 
@@ -231,12 +234,28 @@ func (s *Simulator) playCasino(r *round.Round) error {
 			if err != nil {
 				return err
 			}
-			sl.sess = ps
+			sl.prev, sl.sess = sl.sess, ps
 		}
 		ps := sl.sess
+		redealt := false
+		if rf := s.want(FaultSeedRedealt); rf != nil && sl.prev != nil {
+			ps, redealt = sl.prev, true
+			s.applied(r, rf)
+		}
+		usedBefore := sl.lastIn == ps.id
+		sl.lastIn = ps.id
 		s.sessionNonce(r, ps)
 		f.Commitment, f.CommittedAt, f.ServerSeed, f.RevealedAt = ps.commitment, ps.committedAt, ps.serverSeed, ps.revealedAt
+		if redealt {
+			// A fresh, plausible reveal time: after the round.
+			f.RevealedAt = fmtTime(s.at(s.i).Add(time.Second))
+		}
 		f.ClientSeeds = []string{sl.clientSeed}
+		if cf := s.want(FaultClientSeedSwitched); cf != nil && usedBefore {
+			f.ClientSeeds[0] = s.randHex(8)
+			ps.noReuse = true
+			s.applied(r, cf)
+		}
 		s.sessionFaultRound(r, ps.fault, s.i, ps.first, ps.last)
 		d, serverSeed = ps.dealer, ps.seed[:]
 	} else {
@@ -277,6 +296,11 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		for k, p := range plays {
 			f.ClientSeeds[k] = p.sl.clientSeed
 		}
+		s.slotBuf = s.slotBuf[:0]
+		for _, p := range plays {
+			s.slotBuf = append(s.slotBuf, p.sl)
+		}
+		s.switchClientSeed(r, s.slotBuf, cs.id)
 		// Every round has its own link: the table's dealer is rekeyed
 		// rather than prepared anew.
 		if rk, ok := s.linkDealer.(scheme.Rekeyer); !ok || rk.Rekey(link[:]) != nil {
@@ -286,6 +310,10 @@ func (s *Simulator) playCasino(r *round.Round) error {
 			}
 		}
 		d, serverSeed = s.linkDealer, link[:]
+	}
+	d, err := s.switchScheme(r, d, serverSeed, len(plays))
+	if err != nil {
+		return err
 	}
 
 	lay, err := s.layoutFor(len(plays))

@@ -227,6 +227,11 @@ func (s *Simulator) playDouble(r *round.Round) error {
 			s.seatsChanged = true
 		}
 	}
+	s.newPlayer = false
+	for _, sl := range s.slots {
+		s.newPlayer = s.newPlayer || sl.rounds == 0
+		sl.rounds++
+	}
 	if s.i > 0 {
 		s.button = (s.button + 1) % n
 	}
@@ -243,15 +248,29 @@ func (s *Simulator) playDouble(r *round.Round) error {
 		if err != nil {
 			return err
 		}
-		s.table2 = ts
+		s.prevTable, s.table2 = s.table2, ts
 	}
 	ts := s.table2
+	redealt := false
+	if rf := s.want(FaultSeedRedealt); rf != nil && s.prevTable != nil {
+		ts, redealt = s.prevTable, true
+		s.applied(r, rf)
+	}
 	s.sessionNonce(r, ts)
 	s.seatsChanged = false
 	f.Commitment, f.CommittedAt, f.ServerSeed, f.RevealedAt = ts.commitment, ts.committedAt, ts.serverSeed, ts.revealedAt
+	if redealt {
+		// A fresh, plausible reveal time: after the hand.
+		f.RevealedAt = fmtTime(s.at(s.i).Add(s.step))
+	}
 	f.ClientSeeds = make([]string, n)
 	for k, sl := range s.slots {
 		f.ClientSeeds[k] = sl.clientSeed
+	}
+	if s.switchClientSeed(r, s.slots, ts.id) || redealt {
+		// The next hand's client input or session is not this hand's: a
+		// nonce repeated there repeats no (seed, client input, nonce).
+		s.seatsChanged = true
 	}
 	s.sessionFaultRound(r, ts.fault, s.i, ts.first, ts.last)
 

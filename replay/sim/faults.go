@@ -44,6 +44,13 @@ const (
 	FaultChainLinkSkipped       = "chain-link-skipped"
 	FaultRoundDropped           = "round-dropped"
 	FaultRoundDroppedRenumbered = "round-dropped-renumbered"
+	FaultSchemeSwitched         = "scheme-switched"
+	FaultProfileSwitched        = "profile-switched"
+	FaultCurrencySwitched       = "currency-switched"
+	FaultClientSeedSwitched     = "client-seed-switched"
+	FaultBoxOutOfRange          = "box-out-of-range"
+	FaultPositionDuplicate      = "position-duplicate"
+	FaultSeedRedealt            = "seed-redealt"
 )
 
 type faultKind uint8
@@ -82,6 +89,7 @@ var (
 	rngOnly     = []string{round.CasinoHoldem}
 	liveOnly    = []string{round.LiveCasinoHoldem}
 	doubleOnly  = []string{round.DoubleHoldem}
+	tableGames  = []string{round.DoubleHoldem, round.LiveCasinoHoldem}
 )
 
 // catalogue lists every fault, sorted by name.
@@ -151,6 +159,20 @@ var catalogue = func() []*Fault {
 			Description: "A dealt round (its table number, nonce or chain link, and its deck used) is left out of the log, and its players' wallets are re-chained so that the balances show no gap. The table's next round is flagged TABLE_SEQUENCE_GAP (unless the dropped round is the table's first: the first round in a log starts the table's numbering), and the next round of the dropped round's seed session NONCE_SEQUENCE (casino-holdem: the same player's next round; double-holdem: the next hand) or of its chain CHAIN_LINK_SKIPPED, when the session or chain goes on. Never the last round."},
 		{Name: FaultRoundDroppedRenumbered, Games: allGames, Code: finding.NonceSequence, Also: []finding.Code{finding.ChainLinkSkipped}, kind: roundFault,
 			Description: "As round-dropped, and the table's later rounds are renumbered so that table_seq shows no gap: the drop shows only in the nonces (NONCE_SEQUENCE) or chain links (CHAIN_LINK_SKIPPED) of the session's next round, when the session or chain goes on. A round dropped at the end of a seed session and renumbered cannot be seen in the log (docs/replay.md)."},
+		{Name: FaultSchemeSwitched, Games: casinoGames, Code: finding.SchemeChanged, kind: roundFault,
+			Description: "A round of one box (not the log's first) is dealt and logged under stake-compat instead of the table's fairhold/v1; the cards follow the switched scheme, so only the table's one scheme shows it."},
+		{Name: FaultProfileSwitched, Games: allGames, Code: finding.ProfileChanged, Also: []finding.Code{finding.ProfileMismatch}, kind: roundFault,
+			Description: "A round (not the log's first) names another version of the table's profile (its profile_hash is that of the profile with the version bumped, the rules unchanged): the table switched profile (PROFILE_CHANGED), and the round names a profile hash the audit does not declare (PROFILE_MISMATCH)."},
+		{Name: FaultCurrencySwitched, Games: allGames, Code: finding.CurrencyChanged, kind: roundFault,
+			Description: "A round whose players have all played before is logged in another currency (USD, or EUR for a USD log), amounts and balances unchanged: the players' wallets switched currency."},
+		{Name: FaultClientSeedSwitched, Games: allGames, Code: finding.ClientSeedChanged, kind: roundFault,
+			Description: "A player who played earlier in the seed session (the live table: in the hash chain) gets a fresh client seed for one round, without a logged rotation; the cards are dealt from it, so they match: only the one client seed per player and session shows it."},
+		{Name: FaultBoxOutOfRange, Games: allGames, Code: finding.PositionInvalid, kind: roundFault,
+			Description: "The round's last box (seat) is numbered one past the table's range: box 2 at the single-box game, box 7 at the live table, seat seats_max + 1 at Double Hold'em (renumbered in the button, actions and pots too)."},
+		{Name: FaultPositionDuplicate, Games: tableGames, Code: finding.PositionInvalid, kind: roundFault,
+			Description: "Two boxes (seats) of the round have the same number: the second takes the first's (Double Hold'em: two seats on the same side of the button, so the dealing order is unchanged)."},
+		{Name: FaultSeedRedealt, Games: seedGames, Code: finding.SeedReused, kind: roundFault,
+			Description: "A round is dealt with the owner's previous server seed (the player's, the table's), revealed since and left for a new seed: its next nonce, its commitment, and a fresh plausible revealed_at after the round. Requires the owner's second session: casino-holdem players start one every 100 of their rounds."},
 	}
 	for _, f := range fs {
 		f.Finding = f.Code

@@ -31,6 +31,9 @@ type slot struct {
 	bonusBet   int64 // AA Bonus the player asks for each round (0: none)
 	baseAnte   int64
 	sess       *playerSession
+	prev       *playerSession // casino-holdem: the session before sess
+	rounds     int64          // rounds played
+	lastIn     int64          // the id of the seed session (or chain) of the player's last round
 }
 
 // playerSession is a casino-holdem player's server seed session.
@@ -53,6 +56,7 @@ type playerSession struct {
 	// The session's previous round cannot be repeated by nonce-reused
 	// (see sessionNonce).
 	noReuse bool
+	id      int64 // the simulator's number of the session, from 1
 }
 
 // tableSession is the double-holdem table's server seed session.
@@ -69,6 +73,7 @@ type chainSession struct {
 	earlyLink   int    // link whose reveal comes early (seed-revealed-early), 0 for none
 	skipped     *Fault // the fault that dropped the chain's last round dealt from the log (see sessionSkip)
 	verified    bool   // a round of the chain is in the log with its link
+	id          int64
 }
 
 func (s *Simulator) randSeed() seed.Seed {
@@ -129,9 +134,10 @@ func (s *Simulator) openSession(first, stride int64) (*playerSession, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.sessions++
 	ps := &playerSession{
 		seed: sd, serverSeed: sd.Hex(), commitment: seed.Commit(sd).Hex(), dealer: d,
-		first: first, last: last,
+		first: first, last: last, id: s.sessions,
 		committedAt: fmtTime(s.at(first).Add(-time.Second)),
 		revealedAt:  fmtTime(s.at(last).Add(time.Second)),
 	}
@@ -186,7 +192,8 @@ func (s *Simulator) openChain(first int64) {
 		n = rest
 	}
 	c := chain.FromLast(s.randSeed(), int(n))
-	cs := &chainSession{links: c, commitment: c.Anchor().Hex(), next: 1, first: first,
+	s.sessions++
+	cs := &chainSession{links: c, commitment: c.Anchor().Hex(), next: 1, first: first, id: s.sessions,
 		committedAt: fmtTime(s.at(first).Add(-time.Second))}
 	s.pickSessionFault(&cs.fault)
 	if f := cs.fault; f != nil {

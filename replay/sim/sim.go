@@ -165,10 +165,15 @@ type Simulator struct {
 	// round-dropped fault of a round left out of the log whose gap the
 	// table's next round shows (nil for none), and the fault dropping the
 	// round being played.
-	tableSeq uint64
-	tableGap *Fault
-	dropping *activeFault
-	logged   bool // a round was returned
+	tableSeq  uint64
+	tableGap  *Fault
+	dropping  *activeFault
+	logged    bool          // a round was returned
+	sessions  int64         // seed sessions and chains opened
+	prevTable *tableSession // double-holdem: the table's session before table2
+	altHash   string        // profile-switched: the hash of another version of the profile
+	newPlayer bool          // a player of the round plays their first round
+	slotBuf   []*slot
 }
 
 // New validates cfg and returns a simulator positioned before the first
@@ -247,6 +252,9 @@ func New(cfg Config) (*Simulator, error) {
 		}
 		s.faults = append(s.faults, &activeFault{Fault: f, rate: fr.Rate})
 	}
+	q := p.Clone()
+	q.Version++
+	s.altHash = q.Hash()
 	return s, nil
 }
 
@@ -322,6 +330,7 @@ func (s *Simulator) play() (*round.Round, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
 	}
+	s.breakDeclared(r)
 	s.i++
 	if f := s.dropping; f != nil {
 		s.unplayWallets(r)

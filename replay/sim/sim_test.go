@@ -37,6 +37,15 @@ type checker struct {
 	// The sequences: nonces per server seed, chain indices per anchor,
 	// table_seq per table.
 	lastNonce, lastIndex, lastSeq map[string]*seqState
+	// What was declared: per table its scheme and profile, per player
+	// the currency, per owner its seed, per seed its reveal time, per
+	// (seed or chain, player) the client seed.
+	tables  map[string]string
+	wallets map[string]string
+	owners  map[string]string
+	retired map[string]bool
+	reveals map[string]string
+	clients map[string]string
 }
 
 // seqState is a sequence's last number and its highest.
@@ -44,7 +53,9 @@ type seqState struct{ last, max uint64 }
 
 func newChecker(t *testing.T, p *profile.Profile) *checker {
 	return &checker{t: t, p: p, balances: map[string]int64{}, tuples: map[string]bool{}, lastLink: map[string]string{},
-		lastNonce: map[string]*seqState{}, lastIndex: map[string]*seqState{}, lastSeq: map[string]*seqState{}}
+		lastNonce: map[string]*seqState{}, lastIndex: map[string]*seqState{}, lastSeq: map[string]*seqState{},
+		tables: map[string]string{}, wallets: map[string]string{}, owners: map[string]string{}, retired: map[string]bool{},
+		reveals: map[string]string{}, clients: map[string]string{}}
 }
 
 // sequence reports whether n follows the last number of key in seqs, or
@@ -61,13 +72,91 @@ func sequence(seqs map[string]*seqState, key string, n, first uint64) bool {
 	return ok
 }
 
+// declared lists what r changed of what was declared before it.
+func (c *checker) declared(r *round.Round) []string {
+	var bad []string
+	f := r.Fairness
+	declare := func(m map[string]string, k, v, tag string) {
+		if w, ok := m[k]; !ok {
+			m[k] = v
+		} else if w != v {
+			bad = append(bad, tag)
+		}
+	}
+	declare(c.tables, r.TableID+"|scheme", f.Scheme, "scheme")
+	declare(c.tables, r.TableID+"|profile", r.Profile+"|"+r.ProfileHash, "profile")
+	var players []string
+	for _, b := range r.Boxes {
+		players = append(players, b.PlayerID)
+	}
+	if r.Double != nil {
+		for _, s := range r.Double.Seats {
+			players = append(players, s.PlayerID)
+		}
+	}
+	for _, p := range players {
+		declare(c.wallets, p, r.Currency, "currency")
+	}
+	owner := r.TableID
+	if r.Game == round.CasinoHoldem {
+		owner += "|" + players[0]
+	}
+	sess := f.Commitment // a seed's, or a chain's anchor
+	if cur, ok := c.owners[owner]; ok && cur != sess {
+		if c.retired[sess] {
+			return append(bad, "seed-reused")
+		}
+		c.retired[cur] = true
+	}
+	c.owners[owner] = sess
+	if f.ChainIndex == 0 {
+		declare(c.reveals, sess, f.RevealedAt, "seed-reused")
+	}
+	for k, p := range players {
+		declare(c.clients, sess+"|"+p, f.ClientSeeds[k], "client-seed")
+	}
+	return bad
+}
+
+// positionsOK tags box or seat numbers out of range or used twice.
+func (c *checker) positionsOK(r *round.Round) bool {
+	var nums []int
+	hi := 0
+	switch r.Game {
+	case round.CasinoHoldem:
+		hi = 1
+	case round.LiveCasinoHoldem:
+		hi = c.p.Casino.Boxes
+	default:
+		hi = c.p.Double.SeatsMax
+	}
+	for _, b := range r.Boxes {
+		nums = append(nums, b.Box)
+	}
+	if r.Double != nil {
+		for _, s := range r.Double.Seats {
+			nums = append(nums, s.Seat)
+		}
+	}
+	for i, n := range nums {
+		if n < 1 || n > hi || i > 0 && n <= nums[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
 func parseT(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t
 }
 
 func (c *checker) check(r *round.Round) []string {
-	var bad []string
+	bad := c.declared(r)
+	positionsOK := c.positionsOK(r)
+	if !positionsOK {
+		bad = append(bad, "position")
+	}
 	f := r.Fairness
 	at := parseT(r.Time)
 	if !parseT(f.CommittedAt).Before(at) {
@@ -113,7 +202,19 @@ func (c *checker) check(r *round.Round) []string {
 	// Cards.
 	var logged []string
 	var lay layout.Layout
-	if r.Double != nil {
+	switch {
+	case !positionsOK && r.Double != nil:
+		// The dealing order from the button needs valid seats: only the
+		// board is compared.
+		lay, err = layout.For(r.Game, len(r.Double.Seats))
+		require.NoError(c.t, err)
+		sch, _ := scheme.Lookup(f.Scheme)
+		dealt, err := sch.Deal(scheme.Input{ServerSeed: sd[:], ClientSeeds: f.ClientSeeds, Nonce: f.Nonce}, lay.Count)
+		require.NoError(c.t, err)
+		for _, x := range dealt[:3*len(r.Double.Seats)] {
+			logged = append(logged, card.Card(x).String())
+		}
+	case r.Double != nil:
 		lay, err = layout.For(r.Game, len(r.Double.Seats))
 		require.NoError(c.t, err)
 		seats := make([]int, len(r.Double.Seats))
@@ -127,7 +228,7 @@ func (c *checker) check(r *round.Round) []string {
 		for _, s := range order {
 			logged = append(logged, bySeat[s]...)
 		}
-	} else {
+	default:
 		lay, err = layout.For(r.Game, len(r.Boxes))
 		require.NoError(c.t, err)
 		for _, b := range r.Boxes {
@@ -172,14 +273,14 @@ func (c *checker) check(r *round.Round) []string {
 				require.NoError(c.t, err)
 				res = append(res, x)
 			}
-		} else if !dup {
+		} else if !dup && positionsOK {
 			res, err = casino.Settle(c.p, r)
 			require.NoError(c.t, err)
 		}
 		lim := c.p.Casino.Limits
 		for i, b := range r.Boxes {
 			switch {
-			case dup:
+			case dup || !positionsOK && !r.Void:
 			case b.Ante > lim.AnteMax:
 				bad = append(bad, "over-limit")
 			case b.Decision == "call" && b.Call != b.Ante*c.p.Casino.CallMultiple:
@@ -200,7 +301,7 @@ func (c *checker) check(r *round.Round) []string {
 	h := r.Double
 	res, err := double.Settle(c.p, r)
 	switch {
-	case dup:
+	case dup || !positionsOK:
 	case err != nil:
 		bad = append(bad, "double-settle: "+err.Error())
 	default:
@@ -348,6 +449,13 @@ var expectTags = map[string][]string{
 	FaultChainLinkSkipped:       {"chain-skipped"},
 	FaultRoundDropped:           {"table-gap", "nonce-sequence", "chain-skipped"},
 	FaultRoundDroppedRenumbered: {"nonce-sequence", "chain-skipped"},
+	FaultSchemeSwitched:         {"scheme"},
+	FaultProfileSwitched:        {"profile"},
+	FaultCurrencySwitched:       {"currency"},
+	FaultClientSeedSwitched:     {"client-seed"},
+	FaultBoxOutOfRange:          {"position"},
+	FaultPositionDuplicate:      {"position"},
+	FaultSeedRedealt:            {"seed-reused"},
 }
 
 // assertVoidedWin checks a round of the void-wins fault: void, every stake
