@@ -204,6 +204,10 @@ func (k PrivateKey) String() string {
 // GoString is String, so that %#v prints no secret either.
 func (k PrivateKey) GoString() string { return k.String() }
 
+// Format prints String for every verb (%d, %x, %+v ...), so that no
+// formatting of a key prints its bytes.
+func (k PrivateKey) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, k.String()) }
+
 // ReadPublicKey reads and parses a .pub file ([ParsePublicKey]); the key's
 // [PublicKey.Name] is path. A *FormatError is returned as is, for the
 // caller to name the file.

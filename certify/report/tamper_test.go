@@ -9,6 +9,7 @@ import (
 	"encoding/asn1"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,10 +213,13 @@ func TestKeyFiles(t *testing.T) {
 			block, _ := pem.Decode(pub.MarshalPEM())
 			assert.Equal(t, sha256Hex(block.Bytes), pub.KeyID(), "the key id is the SHA-256 of the DER SubjectPublicKeyInfo")
 
-			// Printing a private key prints no secret.
-			for _, s := range []string{k.String(), k.GoString()} {
+			// Printing a private key prints no secret: not the PEM, not the
+			// seed's bytes in any verb.
+			for _, s := range []string{k.String(), k.GoString(), fmt.Sprintf("%v %+v %#v %d %x %s", k, k, k, k, *k, k)} {
 				assert.Contains(t, s, k.KeyID())
 				assert.NotContains(t, s, "PRIVATE")
+				assert.NotContains(t, s, "9 9 9")
+				assert.NotContains(t, s, "090909")
 			}
 
 			// The wrong kind of key.
