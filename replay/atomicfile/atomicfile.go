@@ -130,6 +130,25 @@ func (f *File) Abort() error {
 // WriteFile writes data to the file name atomically, as os.WriteFile
 // would (permissions perm before the umask), replacing any file there.
 func WriteFile(name string, data []byte, perm os.FileMode) error {
+	return writeFile(name, data, perm, (*File).Commit)
+}
+
+// WriteFileNew is WriteFile, but it never replaces an existing file: it
+// returns an error matching [os.ErrExist] and leaves that file as it was
+// (keys, and the outputs a user asked not to overwrite).
+func WriteFileNew(name string, data []byte, perm os.FileMode) error {
+	return writeFile(name, data, perm, (*File).CommitNew)
+}
+
+// Write is WriteFile when replace is true, WriteFileNew when it is not.
+func Write(name string, data []byte, perm os.FileMode, replace bool) error {
+	if replace {
+		return WriteFile(name, data, perm)
+	}
+	return WriteFileNew(name, data, perm)
+}
+
+func writeFile(name string, data []byte, perm os.FileMode, commit func(*File) error) error {
 	f, err := CreateMode(name, perm)
 	if err != nil {
 		return err
@@ -138,7 +157,7 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("failed to write %s: %w", name, err)
 	}
-	return f.Commit()
+	return commit(f)
 }
 
 // syncDir flushes a directory's entries (the rename) to disk, where the

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the generator")
+
+// fixedRand is an endless reader of one byte: keys from it are fixed, so
+// the tests' reports are reproducible.
+type fixedRand byte
+
+func (r fixedRand) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+// testKey returns the fixed key of the algorithm and seed byte.
+func testKey(t testing.TB, alg Algorithm, seed byte) *PrivateKey {
+	t.Helper()
+	k, err := GenerateKey(alg, fixedRand(seed))
+	require.NoError(t, err)
+	return k
+}
+
+// Keys of the tests: a lab (Ed25519), a regulator (ML-DSA-65), an operator
+// (Ed25519).
+func labKey(t testing.TB) *PrivateKey       { return testKey(t, Ed25519, 1) }
+func regulatorKey(t testing.TB) *PrivateKey { return testKey(t, MLDSA65, 2) }
+func operatorKey(t testing.TB) *PrivateKey  { return testKey(t, Ed25519, 3) }
+
+// testTime is the signing time of the tests' reports.
+var testTime = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// testTool is a fixed tool, so that reports do not depend on the build.
+var testTool = Tool{Name: "fairhold", Version: "0.1.0-test", Revision: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0"}
+
+// testFiles are the artefacts of the tests' reports.
+func testFiles() fstest.MapFS {
+	return fstest.MapFS{
+		"logs/day1.rounds.jsonl": {Data: []byte(`{"round_id":"ch-1","game":"casino-holdem"}` + "\n" + `{"round_id":"ch-2","game":"casino-holdem"}` + "\n")},
+		"profile.json":           {Data: []byte(`{"name":"casino-holdem","version":1}` + "\n")},
+		"strategy.parquet":       {Data: bytes.Repeat([]byte{0x50, 0x41, 0x52, 0x31}, 16)},
+	}
+}
+
+// testStatement is a small certification of testFiles.
+func testStatement(t testing.TB) *Statement {
+	t.Helper()
+	fsys := testFiles()
+	var subjects []Subject
+	for _, name := range []string{"strategy.parquet", "profile.json", "logs/day1.rounds.jsonl"} {
+		s, err := FileSubject(fsys, name)
+		require.NoError(t, err)
+		subjects = append(subjects, s)
+	}
+	reqs := []Requirement{
+		{ID: "replay.resettle", Text: "every logged round re-settles", Status: Pass,
+			Evidence: Evidence{Summary: "2 rounds, 0 findings", Subjects: []string{"profile.json", "logs/day1.rounds.jsonl"},
+				Result: []byte(`{"rounds": 2, "findings": 0}`)}},
+		{ID: "math.rtp", Text: "published RTP reproduced", Status: Pass,
+			Evidence: Evidence{Summary: "98.7% <= claimed & computed", Subjects: []string{"strategy.parquet"}}},
+		{ID: "stats.operator-decks", Text: "per-position chi-square at 99% on the operator's decks", Status: NotTested,
+			Evidence: Evidence{Summary: "no decks file supplied"}},
+	}
+	st, err := NewStatement(subjects, reqs, testTool, testTime)
+	require.NoError(t, err)
+	return st
+}
+
+// signedReport returns the bytes of testStatement signed by the keys.
+func signedReport(t testing.TB, keys ...*PrivateKey) []byte {
+	t.Helper()
+	signers := make([]Signer, len(keys))
+	for i, k := range keys {
+		signers[i] = k
+	}
+	env, err := Sign(testStatement(t), signers...)
+	require.NoError(t, err)
+	b, err := MarshalEnvelope(env)
+	require.NoError(t, err)
+	return b
+}
+
+// verifyBytes runs the whole verification of report bytes: parse, verify
+// with the keys, check the subjects in fsys. It returns nil only for a
+// report that verifies.
+func verifyBytes(data []byte, fsys fstest.MapFS, keys ...*PublicKey) error {
+	env, err := ParseEnvelope(data)
+	if err != nil {
+		return err
+	}
+	v, err := Verify(env, keys...)
+	if err != nil {
+		return err
+	}
+	return v.CheckSubjects(fsys)
+}

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/certify/report"
+	"github.com/fairhold/fairhold/replay/atomicfile"
+)
+
+func newReportCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Signed certification reports",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newReportVerifyCmd(), newReportSignCmd())
+	return cmd
+}
+
+type reportVerifyOptions struct {
+	keys     []string
+	subjects string
+	asJSON   bool
+}
+
+func newReportVerifyCmd() *cobra.Command {
+	var o reportVerifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify REPORT --key PUB [--key PUB ...]",
+		Short: "Verify a report's signatures and the digests of its artefacts",
+		Long: `Verify a signed certification report, report.json (docs/report-format.md): a DSSE
+envelope holding an in-toto statement.
+
+Every key given with --key must have signed the report, and each signature
+under its key id must verify. Signatures by other keys are listed but not
+required. Then every subject of the report (each certified artefact) must be
+a file under --subjects (default: the report's directory) whose SHA-256 is the
+report's. The file must be exactly as fairhold wrote it: any edit of
+report.json, even of white space, is rejected.
+
+The verdict printed is the report's own (pass, fail or incomplete); exit 0
+says the report is authentic and its artefacts are at hand, not that the
+certification passed.
+
+Exit codes: 0 verified, 3 a signature or a subject failed (each is named),
+2 malformed input (a truncated or edited report, a key of the wrong type: the
+file and field are named), 1 an I/O error.`,
+		Example: `  fairhold report verify out/cert/report.json --key lab.pub
+  fairhold report verify report.json --key lab.pub --key regulator.pub --subjects logs/ --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReportVerify(cmd, args[0], o) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several")
+	f.StringVar(&o.subjects, "subjects", "", "the directory of the report's subjects (default: the report's directory)")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	_ = cmd.MarkFlagRequired("key")
+	return cmd
+}
+
+// reportInputError makes a malformed file a usage error naming the file.
+func reportInputError(file string, err error) error {
+	if errors.Is(err, report.ErrMalformed) {
+		return usageErrorf("%s: %v", file, err)
+	}
+	return err
+}
+
+func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) error {
+	keys := make([]*report.PublicKey, len(o.keys))
+	for i, p := range o.keys {
+		k, err := report.ReadPublicKey(p)
+		if err != nil {
+			return reportInputError(p, err)
+		}
+		keys[i] = k
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	env, err := report.ParseEnvelope(data)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	v, err := report.Verify(env, keys...)
+	switch {
+	case errors.Is(err, report.ErrSignature):
+		return printVerification(cmd.OutOrStdout(), v, o.asJSON)
+	case errors.Is(err, report.ErrDuplicateKey):
+		return usageErrorf("--key: %v", err)
+	case err != nil:
+		return reportInputError(path, err)
+	}
+	dir := o.subjects
+	if dir == "" {
+		dir = filepath.Dir(path)
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("failed to read the subjects directory: %w", err)
+	} else if !fi.IsDir() {
+		return usageErrorf("--subjects: %s is not a directory", dir)
+	}
+	if err := v.CheckSubjects(os.DirFS(dir)); err != nil && !errors.Is(err, report.ErrSubject) {
+		return err
+	}
+	return printVerification(cmd.OutOrStdout(), v, o.asJSON)
+}
+
+// printVerification prints v and returns errVerificationFailed unless it
+// verified.
+func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
+	if asJSON {
+		if err := writeJSON(w, v); err != nil {
+			return err
+		}
+	} else {
+		var b strings.Builder
+		for _, k := range v.Keys {
+			status, why := "ok", ""
+			switch k.Status {
+			case report.KeyMissing:
+				status, why = "MISSING", ": no signature by this key"
+			case report.KeyInvalid:
+				status, why = "INVALID", ": its signature does not verify"
+			}
+			fmt.Fprintf(&b, "key        %-9s %-9s %s", status, k.Algorithm, k.KeyID)
+			if k.Key != "" {
+				fmt.Fprintf(&b, "  %s", k.Key)
+			}
+			b.WriteString(why + "\n")
+		}
+		for _, s := range v.Signatures {
+			if s.Status == report.SignatureUnknownKey {
+				fmt.Fprintf(&b, "signature  unknown             %s  not checked: no --key for it\n", s.KeyID)
+			}
+		}
+		for _, s := range v.Subjects {
+			switch s.Status {
+			case report.SubjectOK:
+				fmt.Fprintf(&b, "subject    ok        %s\n", s.Name)
+			case report.SubjectMissing:
+				fmt.Fprintf(&b, "subject    MISSING   %s: expected sha256 %s\n", s.Name, s.Expected)
+			default:
+				fmt.Fprintf(&b, "subject    DIFFERS   %s: expected sha256 %s, actual %s\n", s.Name, s.Expected, s.Actual)
+			}
+		}
+		if v.Statement != nil {
+			n := map[report.Status]int{}
+			for _, r := range v.Statement.Predicate.Requirements {
+				n[r.Status]++
+			}
+			fmt.Fprintf(&b, "report verdict: %s (%d requirements: %d pass, %d fail, %d not tested; signed %s by fairhold %s)\n",
+				v.Verdict, len(v.Statement.Predicate.Requirements), n[report.Pass], n[report.Fail], n[report.NotTested],
+				v.Statement.Predicate.Time.Format(time.RFC3339), v.Statement.Predicate.Tool.Version)
+		}
+		if v.Verified {
+			b.WriteString("verified\n")
+		} else {
+			b.WriteString("NOT verified\n")
+		}
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	if !v.Verified {
+		return errVerificationFailed
+	}
+	return nil
+}
+
+type reportSignOptions struct {
+	keys         []string
+	out          string
+	subjects     string
+	at           string
+	requirements []string
+	force        bool
+}
+
+// newReportSignCmd is a hidden command that signs a minimal report of
+// files, for tests and the Python example of docs/report-format.md. The
+// certify command makes real reports through the same package.
+func newReportSignCmd() *cobra.Command {
+	var o reportSignOptions
+	cmd := &cobra.Command{
+		Use:    "sign --key KEY --out REPORT [--requirement ID:STATUS:TEXT ...] SUBJECT...",
+		Short:  "Sign a minimal report of files (for tests and examples)",
+		Hidden: true,
+		Long: `Sign a report whose subjects are the files named (slash-separated paths relative
+to --subjects, default: the directory of --out) and whose requirements are
+given with --requirement ID:STATUS:TEXT (STATUS pass, fail or not-tested). For
+tests and the examples of docs/report-format.md.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReportSign(cmd, args, o) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.keys, "key", nil, "a private key (.key) that signs; repeat for several")
+	f.StringVar(&o.out, "out", "", "write the report to FILE")
+	f.StringVar(&o.subjects, "subjects", "", "the directory of the subjects (default: the directory of --out)")
+	f.StringVar(&o.at, "time", "", "the signing time, RFC 3339 (default: now)")
+	f.StringArrayVar(&o.requirements, "requirement", nil, "a requirement ID:STATUS:TEXT; repeat for several")
+	f.BoolVar(&o.force, "force", false, "overwrite an existing report")
+	_ = cmd.MarkFlagRequired("key")
+	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+func runReportSign(cmd *cobra.Command, names []string, o reportSignOptions) error {
+	signedAt := time.Now()
+	if o.at != "" {
+		var err error
+		if signedAt, err = time.Parse(time.RFC3339, o.at); err != nil {
+			return usageErrorf("--time: want an RFC 3339 time such as 2026-01-02T15:04:05Z")
+		}
+	}
+	signers := make([]report.Signer, len(o.keys))
+	for i, p := range o.keys {
+		k, err := report.ReadPrivateKey(p)
+		if err != nil {
+			return reportInputError(p, err)
+		}
+		signers[i] = k
+	}
+	var reqs []report.Requirement
+	for _, r := range o.requirements {
+		parts := strings.SplitN(r, ":", 3)
+		if len(parts) != 3 {
+			return usageErrorf("--requirement %q: want ID:STATUS:TEXT", r)
+		}
+		reqs = append(reqs, report.Requirement{ID: parts[0], Status: report.Status(parts[1]), Text: parts[2]})
+	}
+	dir := o.subjects
+	if dir == "" {
+		dir = filepath.Dir(o.out)
+	}
+	fsys := os.DirFS(dir)
+	subjects := make([]report.Subject, len(names))
+	for i, name := range names {
+		s, err := report.FileSubject(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return usageErrorf("subject %s: no such file in %s", name, dir)
+		}
+		if err != nil {
+			return fmt.Errorf("subject %s: %w", name, err)
+		}
+		subjects[i] = s
+	}
+	st, err := report.NewStatement(subjects, reqs, report.BuildTool(version), signedAt)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	env, err := report.Sign(st, signers...)
+	if errors.Is(err, report.ErrDuplicateKey) {
+		return usageErrorf("--key: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	data, err := report.MarshalEnvelope(env)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(o.out, data, 0o644, o.force); errors.Is(err, fs.ErrExist) {
+		return usageErrorf("--out: %v; refusing to overwrite (--force to replace it)", err)
+	} else if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.OutOrStdout(), "report written: %s (%d subjects, %d signatures, verdict %s)\n",
+		o.out, len(st.Subject), len(env.Signatures), st.Predicate.Verdict)
+	return err
+}
