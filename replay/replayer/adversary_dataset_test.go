@@ -74,9 +74,9 @@ func partFiles(t testing.TB, dir string) []dsFile {
 		if part == "" {
 			return nil
 		}
-		table := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(base, part), "."), ".parquet")
-		if table == "" {
-			table = filepath.Base(filepath.Dir(p))
+		table := filepath.Base(filepath.Dir(p)) // DIR/TABLE/part-00000.parquet
+		if rest := strings.TrimPrefix(base, part); rest != ".parquet" {
+			table = strings.TrimSuffix(strings.TrimPrefix(rest, "."), ".parquet") // DIR/part-00000.TABLE.parquet
 		}
 		out = append(out, dsFile{p, part, table})
 		return nil

@@ -3,6 +3,7 @@ package replayer
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +22,7 @@ func TestReplaySequences(t *testing.T) {
 	writeParquet(t, filepath.Join(dir, "numbered"), rs, 100)
 	s, _ := runTo(t, []string{filepath.Join(dir, "numbered")}, 2, filepath.Join(dir, "a.jsonl"))
 	assert.Empty(t, s.Findings)
-	assert.Empty(t, s.Warnings)
+	assert.Empty(t, tableWarnings(s.Warnings))
 
 	plain := slices.Clone(rs)
 	for i := range plain {
@@ -31,7 +32,7 @@ func TestReplaySequences(t *testing.T) {
 	for _, w := range []int{1, 3} {
 		s, _ := runTo(t, []string{filepath.Join(dir, "plain")}, w, filepath.Join(dir, "b.jsonl"))
 		assert.Empty(t, s.Findings)
-		assert.Equal(t, []string{"table rng-1: 600 rounds without table_seq: a dropped round at this table cannot be seen"}, s.Warnings)
+		assert.Equal(t, []string{"table rng-1: 600 rounds without table_seq: a dropped round at this table cannot be seen"}, tableWarnings(s.Warnings))
 	}
 
 	// Round 300 (player 0's 100th) is dropped; player 0's next round is
@@ -45,4 +46,16 @@ func TestReplaySequences(t *testing.T) {
 	writeParquet(t, filepath.Join(dir, "dropped"), dropped, 100)
 	s, _ = runTo(t, []string{filepath.Join(dir, "dropped")}, 2, filepath.Join(dir, "c.jsonl"))
 	assert.Equal(t, map[finding.Code]int64{finding.TableSequenceGap: 1, finding.NonceSequence: 1}, s.Findings)
+}
+
+// tableWarnings keeps the warnings about tables (a dataset without a
+// manifest has a warning of its own).
+func tableWarnings(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if strings.HasPrefix(w, "table ") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package roundlog
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -84,7 +83,7 @@ func TestReadsVersion10(t *testing.T) {
 	got, _, dmg := readAll(t, dir)
 	require.Empty(t, dmg)
 	require.Equal(t, want, got, "1.1 round trip")
-	pf := openFile(t, filepath.Join(dir, "part-00000.rounds.parquet"))
+	pf := openFile(t, TablePath(dir, TableRounds, "part-00000", "parquet"))
 	v, _ := pf.Lookup(MetaSchemaVersion)
 	assert.Equal(t, SchemaVersion, v)
 	assert.Equal(t, "1.1", SchemaVersion)
@@ -95,7 +94,7 @@ func TestReadsVersion10(t *testing.T) {
 	for _, reordered := range []bool{false, true} {
 		d := t.TempDir()
 		writeParquet(t, d, rs, Options{})
-		path := filepath.Join(d, "part-00000.rounds.parquet")
+		path := TablePath(d, TableRounds, "part-00000", "parquet")
 		rewriteV10(t, path, reordered)
 		pf := openFile(t, path)
 		assert.Equal(t, !reordered, fastRounds(pf.Schema()), "reordered %v", reordered)
@@ -108,7 +107,7 @@ func TestReadsVersion10(t *testing.T) {
 	// the 1.1 file's table numbers over.
 	d := t.TempDir()
 	writeParquet(t, d, rs, Options{RowGroupRounds: 100, FileRounds: 100})
-	rewriteV10(t, filepath.Join(d, "part-00001.rounds.parquet"), false)
+	rewriteV10(t, TablePath(d, TableRounds, "part-00001", "parquet"), false)
 	got, _, dmg = readAll(t, d)
 	require.Empty(t, dmg)
 	for i, r := range got {
