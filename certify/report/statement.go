@@ -131,6 +131,8 @@ type Evidence struct {
 	// Result is the check's own result in the compact JSON of its
 	// documented type (for example a replay summary), or empty.
 	Result json.RawMessage `json:"result,omitempty"`
+	// Charts are the figures of the requirement (charts.go), or none.
+	Charts []Chart `json:"charts,omitempty"`
 }
 
 // Tool is the fairhold build that produced a report.
