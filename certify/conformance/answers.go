@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -134,7 +135,7 @@ func parseAnswer(b []byte) (Answer, error) {
 		var syn *json.SyntaxError
 		switch {
 		case errors.As(err, &typ):
-			return Answer{}, lineErr(typ.Field, "JSON %s, want %s", typ.Value, typ.Type)
+			return Answer{}, lineErr(typ.Field, "JSON %s, want %s", typ.Value, jsonKind(typ.Type))
 		case errors.As(err, &syn):
 			return Answer{}, lineErr("", "not JSON at byte %d: %v", syn.Offset, syn)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -340,4 +341,26 @@ func OwnAnswers() ([]Answer, error) {
 		out = append(out, AnswerRules(in))
 	}
 	return out, nil
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer in range"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
 }

@@ -39,18 +39,32 @@ const maxPoints = 200
 // cards or stakes cannot be evaluated are counted and left out. Not safe
 // for concurrent use.
 type Observer struct {
-	t       *Theory
-	cells   map[cellKey]*cell
-	skipped map[string]int64
-	sds     []float64 // per box of the round being added, scratch
+	t        *Theory
+	declared CallPolicy
+	cells    map[cellKey]*cell
+	skipped  map[string]int64
+	sds      []float64 // per box of the round being added, scratch
 }
+
+// CallPolicy is a declared call/fold strategy; *exact.Decisions (a
+// strategy file) is one.
+type CallPolicy interface {
+	// Call reports whether to call with these hole cards and flop, and ok
+	// whether the policy covers the state.
+	Call(hole [2]card.Card, flop [3]card.Card) (call, ok bool)
+}
+
+// Declare sets the strategy the players are declared to follow, before
+// the first round is added: each cell then reports the share of boxes
+// whose decision was the declared one.
+func (o *Observer) Declare(p CallPolicy) { o.declared = p }
 
 type cellKey struct{ game, currency string }
 
 // cell is what the Observer sums for one game and currency.
 type cell struct {
-	rounds, boxes, optimal int64
-	bets                   [numBets]betSums
+	rounds, boxes, optimal, declared int64
+	bets                             [numBets]betSums
 	// The decision test over all bets: the rounds' deviations and their
 	// squares, and the variance bounds.
 	dev, devSquares float64
@@ -76,7 +90,7 @@ func NewObserver(t *Theory) *Observer {
 type roundSums struct {
 	wagered, returned, fixed [numBets]int64
 	random, varIndep, sdSum  [numBets]float64
-	optimal                  int64
+	optimal, declared        int64
 }
 
 // Add adds one round. It returns an error only for a round it cannot
@@ -129,6 +143,7 @@ func (o *Observer) Add(r *round.Round) error {
 	c.rounds++
 	c.boxes += int64(len(r.Boxes))
 	c.optimal += rs.optimal
+	c.declared += rs.declared
 	if c.rounds%c.step == 0 {
 		c.points = append(c.points, c.point())
 		if len(c.points) == maxPoints {
@@ -185,6 +200,11 @@ func (o *Observer) evaluate(r *round.Round) (roundSums, error) {
 		}
 		if bt.Optimal {
 			rs.optimal++
+		}
+		if o.declared != nil {
+			if call, ok := o.declared.Call(hole, flop); ok && call == (b.Decision == Call) && b.Decision != Unfinished {
+				rs.declared++
+			}
 		}
 		var err1, err2, err3, err4 error
 		main, bonus := [2]int64{}, [2]int64{} // wagered, returned
@@ -272,9 +292,12 @@ type Cell struct {
 	Boxes    int64  `json:"boxes"`
 	// OptimalShare is the share of boxes whose decision was the optimal
 	// strategy's.
-	OptimalShare float64      `json:"optimal_share"`
-	Bets         []BetTest    `json:"bets"`
-	Decisions    DecisionTest `json:"decisions"`
+	OptimalShare float64 `json:"optimal_share"`
+	// DeclaredShare is the share of boxes whose decision was the declared
+	// strategy's ([Observer.Declare]); absent without one.
+	DeclaredShare *float64     `json:"declared_share,omitempty"`
+	Bets          []BetTest    `json:"bets"`
+	Decisions     DecisionTest `json:"decisions"`
 	// Points are the running totals for the figures; not in the JSON.
 	Points []Point `json:"-"`
 }
@@ -346,6 +369,10 @@ func (o *Observer) Report(alpha float64) *Report {
 		c := o.cells[k]
 		out := Cell{Game: k.game, Currency: k.currency, Rounds: c.rounds, Boxes: c.boxes,
 			OptimalShare: float64(c.optimal) / float64(max(c.boxes, 1)), Points: slices.Clone(c.points)}
+		if o.declared != nil {
+			d := float64(c.declared) / float64(max(c.boxes, 1))
+			out.DeclaredShare = &d
+		}
 		if n := len(out.Points); n == 0 || out.Points[n-1].Rounds != c.rounds {
 			out.Points = append(out.Points, c.point())
 		}
