@@ -78,7 +78,7 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 	}
 	sum, err := replayer.Run(paths, opts)
 	if err != nil {
-		return result{}, fmt.Errorf("failed to replay the logs: %w", err)
+		return result{}, e.logsError(err)
 	}
 	sum.Seconds = 0
 	res := result{status: report.Pass, value: sum, subjects: subjects}

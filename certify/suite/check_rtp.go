@@ -36,7 +36,7 @@ func (e *env) observe() (*rtp.Observer, error) {
 		}
 		ds, err := roundlog.Open(e.logPaths()...)
 		if err != nil {
-			e.observedErr = fmt.Errorf("failed to open the logs: %w", err)
+			e.observedErr = e.logsError(err)
 			return
 		}
 		defer ds.Close()
@@ -97,7 +97,7 @@ func (e *env) rtpReport(alpha float64) (*rtp.Report, string, error) {
 	return rep, "", nil
 }
 
-func rtpSubjects(e *env) []string {
+func rtpSubjects() []string {
 	return []string{"logs", "profile", "strategy"}
 }
 
@@ -111,10 +111,10 @@ func checkRTPObserved(e *env, r *Requirement) (result, error) {
 	rep, why, err := e.rtpReport(p.Alpha)
 	if err != nil || rep == nil {
 		res, _ := notTested(why)
-		res.subjects = rtpSubjects(e)
+		res.subjects = rtpSubjects()
 		return res, err
 	}
-	res := result{status: report.Pass, value: rep, subjects: rtpSubjects(e)}
+	res := result{status: report.Pass, value: rep, subjects: rtpSubjects()}
 	if !rep.ObservedPass {
 		res.status = report.Fail
 	}
@@ -144,10 +144,10 @@ func checkRTPDecisions(e *env, r *Requirement) (result, error) {
 	rep, why, err := e.rtpReport(p.Alpha)
 	if err != nil || rep == nil {
 		res, _ := notTested(why)
-		res.subjects = rtpSubjects(e)
+		res.subjects = rtpSubjects()
 		return res, err
 	}
-	res := result{status: report.Pass, value: rep, subjects: rtpSubjects(e)}
+	res := result{status: report.Pass, value: rep, subjects: rtpSubjects()}
 	if !rep.DecisionsPass {
 		res.status = report.Fail
 	}

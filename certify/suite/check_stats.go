@@ -81,7 +81,7 @@ func checkStatsLog(e *env, r *Requirement) (result, error) {
 	}
 	ds, err := roundlog.Open(e.logPaths()...)
 	if err != nil {
-		return result{}, fmt.Errorf("failed to open the logs: %w", err)
+		return result{}, e.logsError(err)
 	}
 	defer ds.Close()
 	b := stats.NewLogBattery()

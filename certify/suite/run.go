@@ -282,3 +282,13 @@ func (e *env) solve() (*rtp.Theory, error) {
 	})
 	return e.theory, e.solveErr
 }
+
+// logsError is the error of logs that cannot be opened: malformed input
+// (no round log in a directory, an unknown schema) naming the suite's
+// field, or an I/O error.
+func (e *env) logsError(err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("failed to open the logs: %w", err)
+	}
+	return &Error{File: e.s.file, Field: "artefacts.logs", Err: err}
+}
