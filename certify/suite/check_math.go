@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fairhold/fairhold/certify/report"
@@ -31,10 +32,16 @@ func checkMathClaims(e *env, r *Requirement) (result, error) {
 		res.subjects = subjects
 		return res, nil
 	}
+	if p.Claims != nil {
+		m.Claims = slices.DeleteFunc(m.Claims, func(c rtp.Claim) bool { return !slices.Contains(p.Claims, c.Name) })
+	}
 	res := result{status: report.Pass, value: m, subjects: subjects}
 	if len(m.Claims) == 0 {
 		res.status = report.NotTested
 		res.summary = fmt.Sprintf("profile %s publishes no RTP claim under %s", m.Profile, strategiesText(p.Strategies))
+		if p.Claims != nil {
+			res.summary += " among " + strings.Join(p.Claims, ", ")
+		}
 		return res, nil
 	}
 	var parts []string

@@ -75,6 +75,10 @@ type MathParams struct {
 	// published under ("optimal", "basic", "side-bet-optimal"); default
 	// all.
 	Strategies []string `json:"strategies"`
+	// Claims selects the claims decided by name (the profile's
+	// rtp_claims[].name); default all. With Strategies, a claim must be
+	// selected by both.
+	Claims []string `json:"claims"`
 }
 
 // ReplayParams are the parameters of replay.
@@ -187,6 +191,14 @@ var claimStrategies = []string{rtp.StrategyOptimal, rtp.StrategyBasic, rtp.Strat
 func validMath(p *MathParams) error {
 	if p.Strategies != nil && len(p.Strategies) == 0 {
 		return &Error{Field: "strategies", Err: fmt.Errorf("empty: leave it out for every claim")}
+	}
+	if p.Claims != nil && len(p.Claims) == 0 {
+		return &Error{Field: "claims", Err: fmt.Errorf("empty: leave it out for every claim")}
+	}
+	for i, c := range p.Claims {
+		if c == "" || slices.Contains(p.Claims[:i], c) {
+			return &Error{Field: fmt.Sprintf("claims[%d]", i), Err: fmt.Errorf("%q: want a claim's name, once", c)}
+		}
 	}
 	for i, s := range p.Strategies {
 		if !slices.Contains(claimStrategies, s) {

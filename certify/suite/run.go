@@ -156,6 +156,17 @@ func (e *env) loadProfile() error {
 	if p.Game != s.Game {
 		return inputErr(s.file, "profile", "%s is a %s profile, the suite certifies %s", p.Name, p.Game, s.Game)
 	}
+	for i, r := range s.Requirements {
+		mp, ok := r.params.(*MathParams)
+		if !ok {
+			continue
+		}
+		for j, name := range mp.Claims {
+			if !slices.ContainsFunc(p.RTPClaims, func(c profile.RTPClaim) bool { return c.Name == name }) {
+				return inputErr(s.file, fmt.Sprintf("requirements[%d].params.claims[%d]", i, j), "%q: profile %s publishes no such claim", name, p.Name)
+			}
+		}
+	}
 	e.prof = p
 	return nil
 }
@@ -268,9 +279,7 @@ func (e *env) solve() (*rtp.Theory, error) {
 		e.game = g
 		solve := e.opts.Solve
 		if solve == nil {
-			solve = func(ctx context.Context, q hand.Value, workers int) (*exact.Solution, error) {
-				return exact.Solve(ctx, q, exact.Options{Workers: workers})
-			}
+			solve = solveCached
 		}
 		sol, err := solve(e.ctx, g.Qualifier, e.opts.Workers)
 		if err != nil {
@@ -291,4 +300,30 @@ func (e *env) logsError(err error) error {
 		return fmt.Errorf("failed to open the logs: %w", err)
 	}
 	return &Error{File: e.s.file, Field: "artefacts.logs", Err: err}
+}
+
+// lastSolution keeps the last solution solveCached computed: a process
+// that certifies several operators of a game (the demo, the tests)
+// solves it once. It holds one solution (about 150 MB).
+var lastSolution struct {
+	sync.Mutex
+	q   hand.Value
+	sol *exact.Solution
+}
+
+// solveCached solves the whole game with a dealer qualifying at q, or
+// returns the last solution when it was for q. The solution is read only.
+func solveCached(ctx context.Context, q hand.Value, workers int) (*exact.Solution, error) {
+	lastSolution.Lock()
+	defer lastSolution.Unlock()
+	if lastSolution.sol != nil && lastSolution.q == q {
+		return lastSolution.sol, nil
+	}
+	lastSolution.sol = nil // let it be collected while solving
+	sol, err := exact.Solve(ctx, q, exact.Options{Workers: workers})
+	if err != nil {
+		return nil, err
+	}
+	lastSolution.q, lastSolution.sol = q, sol
+	return sol, nil
 }
