@@ -33,7 +33,8 @@ type column struct {
 	nulls  []int
 	vs     []parquet.Value
 	dc     dictCache
-	text   arena // the bytes of a plain text column's strings
+	text   arena      // the bytes of a plain text column's strings
+	br     boolReader // a boolean column's pages (booleans.go)
 }
 
 // sameSchema reports whether got has exactly want's leaf columns, in the
@@ -131,9 +132,16 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 	dc.dict = nil // a dictionary belongs to its row group
 	vs := col.vs
 	defer func() { col.starts, col.nulls, col.vs = starts, nulls, vs }()
+	rows := 0
+	if bc, ok := cc.(*boolChunk); ok {
+		// Booleans are decoded by this package (booleans.go).
+		if bools, nulls, rows, err = bc.decode(&col.br, bools, nulls); err != nil {
+			return err
+		}
+		return finishColumn(col, kind, n, rows, false, strs, i64, i32, bools, &starts, nulls)
+	}
 	pages := cc.Pages()
 	defer pages.Close()
-	rows := 0
 	for {
 		pg, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {
@@ -146,7 +154,7 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		err = func() error {
 			defer parquet.Release(pg)
 			switch {
-			case kind == parquet.Boolean:
+			case kind == parquet.Boolean: // a chunk not from rowGroup (in memory)
 				nv := int(pg.NumValues())
 				if cap(vs) < nv {
 					vs = make([]parquet.Value, nv)
@@ -228,6 +236,13 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 			return err
 		}
 	}
+	return finishColumn(col, kind, n, rows, repeated, strs, i64, i32, bools, &starts, nulls)
+}
+
+// finishColumn checks the rows of a decoded column chunk and stores its
+// values in col: the zero value at the null rows, and for a repeated
+// column its rows cut at starts (to which it appends the end).
+func finishColumn(col *column, kind parquet.Kind, n, rows int, repeated bool, strs []string, i64 []int64, i32 []int32, bools []bool, starts *[]int, nulls []int) error {
 	if rows != n {
 		return fmt.Errorf("%d rows in the column chunk, want %d", rows, n)
 	}
@@ -249,14 +264,14 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		return nil
 	}
 	total := len(strs) + len(i64) + len(i32)
-	starts = append(starts, total)
+	*starts = append(*starts, total)
 	switch kind {
 	case parquet.ByteArray:
-		col.strs, col.lstrs = strs, splitRows(col.lstrs, strs, starts)
+		col.strs, col.lstrs = strs, splitRows(col.lstrs, strs, *starts)
 	case parquet.Int64:
-		col.i64, col.li64 = i64, splitRows(col.li64, i64, starts)
+		col.i64, col.li64 = i64, splitRows(col.li64, i64, *starts)
 	case parquet.Int32:
-		col.i32, col.li32 = i32, splitRows(col.li32, i32, starts)
+		col.i32, col.li32 = i32, splitRows(col.li32, i32, *starts)
 	default:
 		return fmt.Errorf("unexpected repeated %s column", kind)
 	}
