@@ -174,7 +174,7 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 		return &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("no row group holds the %s of rounds %d..%d of %s", name, u.FirstRow, u.FirstRow+u.Rounds-1, p.roundsFn)}
 	}
-	rg := files.kids[idx].RowGroups()[j]
+	rg := rowGroup(files.kids[idx], j) // its booleans decoded by booleans.go
 	if rg.NumRows() != need {
 		return &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
@@ -310,7 +310,7 @@ func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err 
 		return groupDamage(err.Error()), nil
 	}
 	defer p.release()
-	rg := files.rounds.RowGroups()[u.RowGroup]
+	rg := rowGroup(files.rounds, u.RowGroup) // its booleans decoded by booleans.go
 	b := getBufs()
 	defer putBufs(b)
 	b.times.reset()
