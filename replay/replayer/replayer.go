@@ -55,7 +55,8 @@ type Options struct {
 	// time).
 	Progress func(rounds int64)
 	// HeapProfile, if not nil, receives a heap profile (runtime/pprof)
-	// taken after a collection once half of the units are done: the
+	// taken after a collection once half of the rounds are done (half of
+	// the units when their rounds are not known: JSON Lines files): the
 	// cross-round state and the buffers in flight are live then, as they
 	// are not once Replay returns.
 	HeapProfile io.Writer
@@ -223,6 +224,15 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		wg.Wait()
 	}()
 
+	profiled := opts.HeapProfile == nil
+	heapProfile := func() error {
+		profiled = true
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(opts.HeapProfile); err != nil {
+			return fmt.Errorf("heap profile: %w", err)
+		}
+		return nil
+	}
 	var buf []finding.Finding
 	for i := range units {
 		for {
@@ -244,6 +254,11 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			if opts.Progress != nil {
 				opts.Progress(ck.rounds)
 			}
+			if !profiled && total > 0 && 2*sum.Rounds >= total {
+				if err := heapProfile(); err != nil {
+					return nil, err
+				}
+			}
 			if ck.last {
 				if err := sum.totals.merge(&ck.totals); err != nil {
 					return nil, err
@@ -252,10 +267,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			}
 		}
 		<-window
-		if opts.HeapProfile != nil && i == len(units)/2 {
-			runtime.GC()
-			if err := pprof.WriteHeapProfile(opts.HeapProfile); err != nil {
-				return nil, fmt.Errorf("heap profile: %w", err)
+		if !profiled && total == 0 && i == len(units)/2 {
+			if err := heapProfile(); err != nil {
+				return nil, err
 			}
 		}
 	}
