@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -390,6 +391,8 @@ func benchReadGroups(b *testing.B, group int) {
 	d, err := Open(dir)
 	require.NoError(b, err)
 	defer d.Close()
+	rs = nil
+	runtime.GC() // not the setup's garbage
 	b.ReportAllocs()
 	b.ResetTimer()
 	k := 0
@@ -459,4 +462,32 @@ func FuzzReadParquetSliced(f *testing.F) {
 			require.True(t, strings.HasPrefix(d.File, dir), "damage names a file of the dataset: %v", d)
 		}
 	})
+}
+
+// BenchmarkReadJSONL reads 50,000 single-box rounds from a JSON Lines
+// file, a line at a time.
+func BenchmarkReadJSONL(b *testing.B) {
+	rs := casinoRounds(50_000)
+	var buf bytes.Buffer
+	w, err := NewJSONLWriter(&buf)
+	require.NoError(b, err)
+	for i := range rs {
+		require.NoError(b, w.Write(&rs[i]))
+	}
+	require.NoError(b, w.Close())
+	fn := filepath.Join(b.TempDir(), "a.rounds.jsonl")
+	require.NoError(b, os.WriteFile(fn, buf.Bytes(), 0o644))
+	d, err := Open(fn)
+	require.NoError(b, err)
+	defer d.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	for range b.N {
+		dmg, err := d.Scan(func(*Record) error { k++; return nil })
+		if err != nil || len(dmg) > 0 {
+			b.Fatal(err, dmg)
+		}
+	}
+	b.ReportMetric(float64(k)/b.Elapsed().Seconds(), "rounds/s")
 }
