@@ -491,3 +491,32 @@ func BenchmarkReadJSONL(b *testing.B) {
 	}
 	b.ReportMetric(float64(k)/b.Elapsed().Seconds(), "rounds/s")
 }
+
+// TestSlicedReadOtherWriters reads the logs other Parquet writers wrote
+// (testdata/writers/GAME/WRITER, when present) whole and in slices: the
+// records, rows and damage are the same. Sliced row groups must decode
+// their columns as whole ones do (booleans included).
+func TestSlicedReadOtherWriters(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "writers", "*", "*"))
+	require.NoError(t, err)
+	n := 0
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		n++
+		t.Run(dir, func(t *testing.T) {
+			want, wantPos, wantDmg := readAll(t, dir)
+			for _, sizes := range [][2]int{{7, 11}, {100, 1 << 20}} {
+				withLimits(t, sizes[0], sizes[1])
+				got, gotPos, gotDmg := readAll(t, dir)
+				require.Equal(t, want, got, "slices of %v", sizes)
+				require.Equal(t, wantPos, gotPos, "slices of %v", sizes)
+				require.Equal(t, wantDmg, gotDmg, "slices of %v", sizes)
+			}
+		})
+	}
+	if n == 0 {
+		t.Skip("no testdata/writers logs")
+	}
+}
