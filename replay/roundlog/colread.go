@@ -37,6 +37,9 @@ type column struct {
 	dc     dictCache
 	text   arena      // the bytes of a plain text column's strings
 	br     boolReader // a boolean column's pages (booleans.go)
+	// keepDict keeps dc from one call of decodeColumn to the next: the
+	// sliced reader (slice.go) decodes a column chunk a page at a time.
+	keepDict bool
 }
 
 // sameSchema reports whether got has exactly want's leaf columns, in the
@@ -251,7 +254,9 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 	starts := col.starts[:0]
 	nulls := col.nulls[:0] // rows holding null (non-repeated optional columns)
 	dc := &col.dc
-	dc.dict = nil // a dictionary belongs to its row group
+	if !col.keepDict {
+		dc.dict = nil // a dictionary belongs to its row group
+	}
 	vs := col.vs
 	defer func() { col.starts, col.nulls, col.vs = starts, nulls, vs }()
 	rows := 0
