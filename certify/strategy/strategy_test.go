@@ -266,9 +266,9 @@ func TestBruteForce(t *testing.T) {
 	p := exact.DefaultParams()
 	s, err := Builtin(SeedsBasic)
 	require.NoError(t, err)
-	n := 4
+	n := 12
 	if testing.Short() {
-		n = 1
+		n = 2
 	}
 	for k := 0; k < n; k++ {
 		st := &sol.States[rng.IntN(len(sol.States))]
