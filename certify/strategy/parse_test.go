@@ -224,3 +224,13 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestExampleFile: the commented example of docs/examples is the built-in
+// pair-jack-draw.
+func TestExampleFile(t *testing.T) {
+	s, err := Load(filepath.Join("..", "..", "docs", "examples", "basic-strategy.txt"))
+	require.NoError(t, err)
+	b, err := Builtin(SeedsBasic)
+	require.NoError(t, err)
+	assert.Equal(t, b.Hash(), s.Hash())
+}
