@@ -33,7 +33,7 @@ func TestTimestampUnits(t *testing.T) {
 	assert.False(t, sameSchema(parquet.SchemaOf(millis{}), parquet.SchemaOf(micros{})))
 
 	dir, rs := casinoDataset(t, 30, 30, nil)
-	p := filepath.Join(dir, "part-00000.rounds.parquet")
+	p := TablePath(dir, TableRounds, "part-00000", "parquet")
 	rows, err := readGroup(openFile(t, p).RowGroups()[0], []roundRow(nil))
 	require.NoError(t, err)
 	kv := []string{MetaSchemaVersion, SchemaVersion, MetaTable, TableRounds}
@@ -227,7 +227,7 @@ func TestCodecsPagesEncodings(t *testing.T) {
 		for i := range want {
 			require.Equal(t, want[i], got[i], "%s v%d: round %d", v.name, v.version, i)
 		}
-		f := openFile(t, filepath.Join(dir, "part-00000.rounds.parquet"))
+		f := openFile(t, TablePath(dir, TableRounds, "part-00000", "parquet"))
 		assert.True(t, sameSchema(f.Schema(), schemaRounds), "%s v%d: the fast path", v.name, v.version)
 		// The file has what the variant says.
 		encs := map[format.Encoding]bool{}
@@ -261,14 +261,16 @@ func TestCodecsPagesEncodings(t *testing.T) {
 // the writer options opts and the encodings enc (encodingTags).
 func rewriteTable[T any](t *testing.T, src, dst, table, enc string, opts []parquet.WriterOption) {
 	t.Helper()
-	f := openFile(t, filepath.Join(src, "part-00000."+table+".parquet"))
+	f := openFile(t, TablePath(src, table, "part-00000", "parquet"))
 	var all []T
 	for g := range f.RowGroups() {
 		rows, err := readGroup(rowGroup(f, g), []T(nil))
 		require.NoError(t, err)
 		all = append(all, rows...)
 	}
-	writeRetagged(t, filepath.Join(dst, "part-00000."+table+".parquet"), all, encodingTags[T](enc), opts,
+	out := TablePath(dst, table, "part-00000", "parquet")
+	require.NoError(t, os.MkdirAll(filepath.Dir(out), 0o755))
+	writeRetagged(t, out, all, encodingTags[T](enc), opts,
 		MetaSchemaVersion, SchemaVersion, MetaTable, table)
 }
 
@@ -307,7 +309,7 @@ func TestParquetGoMisreadsLZ4Raw(t *testing.T) {
 func TestRefusedCodecs(t *testing.T) {
 	for _, codec := range []format.CompressionCodec{format.LZO, format.Lz4} {
 		dir, _ := casinoDataset(t, 10, 10, nil)
-		p := filepath.Join(dir, "part-00000.rounds.parquet")
+		p := TablePath(dir, TableRounds, "part-00000", "parquet")
 		rewriteFooter(t, p, func(md *format.FileMetaData) {
 			for g := range md.RowGroups {
 				for c := range md.RowGroups[g].Columns {

@@ -54,13 +54,19 @@ func sameSchema(got, want *parquet.Schema) bool {
 	for i, path := range wc {
 		g, ok := got.Lookup(path...)
 		w, _ := want.Lookup(path...)
-		if !ok || g.ColumnIndex != i || g.Node.Type().Kind() != w.Node.Type().Kind() ||
-			g.Node.Optional() != w.Node.Optional() || g.MaxRepetitionLevel != w.MaxRepetitionLevel ||
-			g.MaxDefinitionLevel != w.MaxDefinitionLevel || units[i] != "" && timeUnit(g.Node.Type()) != units[i] {
+		if !ok || g.ColumnIndex != i || !sameColumn(g, w, units[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameColumn reports whether the leaf g has w's physical type, repetition
+// and optionality, and, for a timestamp (unit not ""), the same unit.
+func sameColumn(g, w parquet.LeafColumn, unit string) bool {
+	return g.Node.Type().Kind() == w.Node.Type().Kind() &&
+		g.Node.Optional() == w.Node.Optional() && g.MaxRepetitionLevel == w.MaxRepetitionLevel &&
+		g.MaxDefinitionLevel == w.MaxDefinitionLevel && (unit == "" || timeUnit(g.Node.Type()) == unit)
 }
 
 // specUnits holds timeUnits of the specification's schemas, which
