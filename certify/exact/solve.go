@@ -117,6 +117,10 @@ func solveFlop(s *sweeper, fc *FlopClass) []State {
 	return out
 }
 
+// States returns the class's decision states, with their weights and
+// flop values but no counts, in the order [Solve] gives them.
+func (fc *FlopClass) States() []State { return fc.states() }
+
 // states returns the class's decision states without their counts.
 func (fc *FlopClass) states() []State {
 	orbits := fc.holeOrbits()

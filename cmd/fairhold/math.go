@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
@@ -21,6 +22,7 @@ type mathOptions struct {
 	bonusRatio  string
 	workers     int
 	maxFlops    int
+	strategy    string
 }
 
 func newMathCmd() *cobra.Command {
@@ -37,10 +39,20 @@ win collected; forfeited on a fold under the optimal strategy; and under the
 jointly optimal strategy for a bonus of --bonus-ratio antes), and the profile's
 published RTP claims checked to their precision.
 
+A declared strategy (--strategy: a built-in name or a file of readable rules,
+docs/math.md) is evaluated exactly too: its RTP per total wager and per ante,
+its AA Bonus RTP under forfeit-on-fold, the same when it also calls on every
+bonus win, and where it departs from the optimal strategy. The profile's
+"basic" and "side-bet-optimal" claims are decided under it; without
+--strategy, under the built-in pair-jack-draw, which reproduces the seeds'
+figures (it is not published: docs/math.md says how it was found).
+
 GAME is casino-holdem or live-casino-holdem; the profile defaults to the built-in
 profile of that name. Exit status 3 when a checked claim fails.`,
 		Example: `  fairhold math casino-holdem
   fairhold math casino-holdem --json --strategy-out strategy.parquet
+  fairhold math casino-holdem --strategy simple
+  fairhold math casino-holdem --strategy my-rules.txt
   fairhold math live-casino-holdem --profile my-table.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,6 +65,7 @@ profile of that name. Exit status 3 when a checked claim fails.`,
 	f.StringVar(&o.strategyOut, "strategy-out", "", "write the optimal strategy (decision and EV(call) of every suit-isomorphic hole+flop state) to this Parquet file")
 	f.StringVar(&o.bonusRatio, "bonus-ratio", "1", "AA Bonus stake in antes for the jointly optimal strategy (e.g. 1, 0.5, 1/5)")
 	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default: all cores); the result does not depend on it")
+	f.StringVar(&o.strategy, "strategy", "", "a declared strategy to evaluate and to decide the basic-strategy claims under: a built-in name ("+strings.Join(strategy.Names(), ", ")+") or a rules `FILE` (default "+strategy.SeedsBasic+")")
 	f.IntVar(&o.maxFlops, "max-flop-classes", 0, "solve only the first N of the 1,755 flop classes: a partial run for testing, claims not checked")
 	return cmd
 }
@@ -137,6 +150,10 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 	if o.workers < 0 || o.maxFlops < 0 {
 		return usageErrorf("math: --workers and --max-flop-classes must not be negative")
 	}
+	declared, err := loadDeclared(o.strategy)
+	if err != nil {
+		return usageError(err)
+	}
 
 	start := time.Now()
 	classes := exact.FlopClasses()
@@ -152,7 +169,7 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildMathReport(g, sol, ratio, partial, len(classes))
+	rep, err := buildMathReport(g, sol, ratio, partial, len(classes), declared)
 	if err != nil {
 		return err
 	}
@@ -172,6 +189,28 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 		printMath(w, rep)
 	}
 	return claimsResult(rep.Claims)
+}
+
+// loadDeclared loads the --strategy strategy, the built-in SeedsBasic when
+// none is named.
+func loadDeclared(nameOrPath string) (*declaredStrategy, error) {
+	d := &declaredStrategy{byDefault: nameOrPath == ""}
+	if d.byDefault {
+		nameOrPath = strategy.SeedsBasic
+	}
+	s, err := strategy.Load(nameOrPath)
+	if err != nil {
+		return nil, fmt.Errorf("math: --strategy: %w", err)
+	}
+	d.s = s
+	return d, nil
+}
+
+// declaredStrategy is the strategy the basic-strategy claims are decided
+// under.
+type declaredStrategy struct {
+	s         *strategy.Strategy
+	byDefault bool // not named by --strategy
 }
 
 // claimsResult is errVerificationFailed when a checked claim failed.
@@ -298,9 +337,14 @@ type mathReport struct {
 	AverageWagerAntes      float64          `json:"average_wager_antes"`
 	StdDevAntes            float64          `json:"std_dev_antes"`
 
-	AABonus *mathBonus  `json:"aa_bonus,omitempty"`
-	Cap     *mathCap    `json:"max_payout,omitempty"`
-	Claims  []mathClaim `json:"claims"`
+	AABonus *mathBonus `json:"aa_bonus,omitempty"`
+	// Strategy is the declared strategy's exact figures: --strategy, or
+	// the built-in one the basic-strategy claims are decided under.
+	Strategy *strategy.Result `json:"strategy,omitempty"`
+	// StrategyByDefault is true when --strategy named none.
+	StrategyByDefault bool        `json:"strategy_by_default,omitempty"`
+	Cap               *mathCap    `json:"max_payout,omitempty"`
+	Claims            []mathClaim `json:"claims"`
 
 	// FoldByFlopHand is the share of (hole, flop) states folded by the
 	// optimal strategy, by the category of hole + flop.
@@ -312,7 +356,7 @@ type mathReport struct {
 
 func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }
 
-func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial bool, flops int) (*mathReport, error) {
+func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial bool, flops int, declared *declaredStrategy) (*mathReport, error) {
 	p := g.params
 	opt := exact.Optimal(p)
 	o, err := exact.Tally(sol.States, p, opt)
@@ -393,7 +437,14 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 	if err := addCap(rep, g, sol); err != nil {
 		return nil, err
 	}
-	rep.Claims = checkClaims(g, o, partial)
+	if declared != nil {
+		rep.Strategy, err = strategy.Evaluate(sol.States, p, declared.s)
+		if err != nil {
+			return nil, err
+		}
+		rep.StrategyByDefault = declared.byDefault
+	}
+	rep.Claims = checkClaims(g, o, rep.Strategy, rep.StrategyByDefault, partial)
 	return rep, nil
 }
 
@@ -441,9 +492,19 @@ func addCap(rep *mathReport, g *mathGame, sol *exact.Solution) error {
 	return nil
 }
 
-// checkClaims checks each published RTP claim to its precision.
-func checkClaims(g *mathGame, o *exact.Outcome, partial bool) []mathClaim {
+// checkClaims checks each published RTP claim to its precision. The
+// "basic" claims, and the main game's "side-bet-optimal" one, are decided
+// under the declared strategy sr (byDefault: the built-in one fairhold
+// chose); without it they are skipped.
+func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool) []mathClaim {
 	out := []mathClaim{}
+	under := ""
+	if sr != nil {
+		under = fmt.Sprintf("strategy %s (sha256 %.16s)", sr.Name, sr.SHA256)
+		if byDefault {
+			under += ", fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
+		}
+	}
 	for _, cl := range g.prof.RTPClaims {
 		mc := mathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
 		var fig *big.Rat
@@ -463,8 +524,22 @@ func checkClaims(g *mathGame, o *exact.Outcome, partial bool) []mathClaim {
 		case cl.Bet == "aa-bonus" && cl.Strategy == "side-bet-optimal" && g.hasBonus:
 			fig = o.BonusRTPCollectAll()
 			mc.Note = "every bonus win collected (the player calls on every bonus win)"
-		case cl.Strategy == "basic" || cl.Strategy == "side-bet-optimal":
-			mc.Note = "the rules do not define the basic strategy"
+		case (cl.Strategy == "basic" || cl.Strategy == "side-bet-optimal") && sr == nil:
+			mc.Note = "the rules do not define the basic strategy and none was evaluated"
+		case cl.Bet == "main" && cl.Strategy == "basic" && cl.Denominator == "ante+call":
+			fig, mc.Note = sr.Outcome.RTPTotalWager(), "under "+under
+		case cl.Bet == "main" && cl.Strategy == "basic" && cl.Denominator == "ante":
+			fig, mc.Note = sr.Outcome.RTPAnte(), "under "+under
+		case cl.Bet == "main" && cl.Strategy == "side-bet-optimal" && cl.Denominator == "ante+call":
+			fig, mc.Note = sr.SideBetOptimal.Outcome.RTPTotalWager(), "call on every bonus win, otherwise "+under
+		case cl.Bet == "main" && cl.Strategy == "side-bet-optimal" && cl.Denominator == "ante":
+			fig, mc.Note = sr.SideBetOptimal.Outcome.RTPAnte(), "call on every bonus win, otherwise "+under
+		case cl.Bet == "aa-bonus" && cl.Strategy == "basic" && g.hasBonus:
+			fig = sr.Outcome.BonusRTPForfeit()
+			mc.Note = "AA Bonus forfeited on a fold, " + under
+			if !g.forfeit {
+				fig, mc.Note = sr.Outcome.BonusRTPCollectAll(), "AA Bonus paid whatever the player does"
+			}
 		default:
 			mc.Note = "no such figure"
 		}
@@ -563,6 +638,9 @@ func printMath(w io.Writer, r *mathReport) {
 		}
 		fmt.Fprintln(w)
 	}
+	if sr := r.Strategy; sr != nil {
+		printStrategy(w, sr, r.StrategyByDefault)
+	}
 	if len(r.Claims) > 0 {
 		fmt.Fprintf(w, "\nclaims:\n")
 		for _, c := range r.Claims {
@@ -576,4 +654,23 @@ func printMath(w io.Writer, r *mathReport) {
 			fmt.Fprintln(w, line)
 		}
 	}
+}
+
+// printStrategy prints the declared strategy's figures.
+func printStrategy(w io.Writer, sr *strategy.Result, byDefault bool) {
+	how := "--strategy"
+	if byDefault {
+		how = "the default for the basic-strategy claims; --strategy to choose another"
+	}
+	fmt.Fprintf(w, "\ndeclared strategy %s (%s), sha256 %.16s:\n", sr.Name, how, sr.SHA256)
+	for _, rule := range sr.Rules {
+		fmt.Fprintf(w, "  %s\n", rule)
+	}
+	fmt.Fprintf(w, "  RTP per total wager    %s  (ANTE + CALL)\n", pct(sr.RTPTotalWager, 5))
+	fmt.Fprintf(w, "  RTP per ante           %s; house edge per ante %s\n", pct(sr.RTPAnte, 5), pct(sr.HouseEdgePerAnte, 5))
+	fmt.Fprintf(w, "  P(fold)                %s; decides %d of %d (hole, flop) states otherwise than the optimal strategy, costing %s per ante\n",
+		pct(sr.PFold, 4), sr.DifferFromOptimal, sr.States, pct(sr.ExtraHouseEdge, 5))
+	fmt.Fprintf(w, "  AA Bonus, forfeit on fold %s (folds %d of its winning states)\n", pct(sr.BonusRTPForfeit, 4), sr.BonusWinsFolded)
+	fmt.Fprintf(w, "  side-bet optimal (call on every bonus win, otherwise this): main %s per total wager, AA Bonus %s\n",
+		pct(sr.SideBetOptimal.RTPTotalWager, 5), pct(sr.SideBetOptimal.BonusRTPForfeit, 4))
 }

@@ -5,9 +5,11 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
@@ -142,7 +144,7 @@ func TestCheckClaims(t *testing.T) {
 	// Wagered W and result R with (W+R)/W = 0.9918265.
 	o.Wagered = big.NewInt(10_000_000)
 	o.Result = big.NewInt(-81_735)
-	claims := checkClaims(g, o, false)
+	claims := checkClaims(g, o, nil, false, false)
 	got := map[string]mathClaim{}
 	for _, c := range claims {
 		got[c.Name] = c
@@ -158,6 +160,29 @@ func TestCheckClaims(t *testing.T) {
 	assert.Equal(t, claimSkip, got["main-side-bet-optimal"].Status)
 	assert.ErrorIs(t, claimsResult(claims), errVerificationFailed)
 	assert.NoError(t, claimsResult([]mathClaim{got["main-optimal"], got["main-basic"]}))
+
+	// Under a declared strategy: main 98.68% and bonus 89.6% pass; its
+	// side-bet optimal variant, 98.60%, fails 98.7%.
+	sr := &strategy.Result{
+		Name: "mine", SHA256: strings.Repeat("ab", 32),
+		Outcome: &exact.Outcome{Ante: 1, Deals: 100, States: 1000, BonusReturnForfeit: 896,
+			Wagered: big.NewInt(10_000_000), Result: big.NewInt(-132_000)},
+		SideBetOptimal: strategy.SideBetOptimal{Outcome: &exact.Outcome{Ante: 1, Deals: 100, States: 1000,
+			Wagered: big.NewInt(10_000_000), Result: big.NewInt(-140_000)}},
+	}
+	got = map[string]mathClaim{}
+	for _, c := range checkClaims(g, o, sr, true, false) {
+		got[c.Name] = c
+	}
+	assert.Equal(t, claimPass, got["main-basic"].Status)
+	assert.Equal(t, "98.6800000", got["main-basic"].ComputedExact)
+	assert.Contains(t, got["main-basic"].Note, "strategy mine (sha256 abababababababab), fairhold's default")
+	assert.Equal(t, claimPass, got["aa-bonus-basic"].Status)
+	assert.Equal(t, "89.6", got["aa-bonus-basic"].Computed)
+	assert.Equal(t, claimFail, got["main-side-bet-optimal"].Status)
+	assert.Equal(t, "98.6", got["main-side-bet-optimal"].Computed)
+	assert.Contains(t, got["main-side-bet-optimal"].Note, "call on every bonus win")
+	assert.Equal(t, claimPass, got["main-optimal"].Status, "the optimal claims do not depend on it")
 }
 
 func TestMathProfileFile(t *testing.T) {
@@ -205,4 +230,64 @@ func TestMathLiveCap(t *testing.T) {
 	assert.EqualValues(t, 102*50_000, r.Cap.LargestWin)
 	assert.Equal(t, map[string]int64{"royal-flush": 1_000_000 / 102, "straight-flush": 1_000_000 / 22}, r.Cap.BindsAbove)
 	assert.Less(t, r.Cap.RTPAtMax, r.RTP, "the cap only takes away")
+}
+
+func TestMathStrategy(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.txt")
+	require.NoError(t, os.WriteFile(path, []byte("# mine\nCALL IF pair or better ; otherwise fold\n"), 0o600))
+	type result struct {
+		Strategy *struct {
+			Name   string   `json:"name"`
+			SHA256 string   `json:"sha256"`
+			Rules  []string `json:"rules"`
+			States int64    `json:"states"`
+			RTP    string   `json:"rtp_total_wager_exact"`
+		} `json:"strategy"`
+		ByDefault bool `json:"strategy_by_default"`
+	}
+	for _, tc := range []struct {
+		args      []string
+		name      string
+		rules     []string
+		byDefault bool
+	}{
+		{nil, strategy.SeedsBasic, nil, true},
+		{[]string{"--strategy", "simple"}, "simple", nil, false},
+		{[]string{"--strategy", path}, path, []string{"call if pair or better", "otherwise fold"}, false},
+	} {
+		args := append([]string{"math", "casino-holdem", "--json", "--max-flop-classes", "1"}, tc.args...)
+		out, stderr, code := runCLI(args...)
+		require.Equal(t, 0, code, stderr)
+		var r result
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		require.NotNil(t, r.Strategy, tc.args)
+		assert.Equal(t, tc.name, r.Strategy.Name)
+		assert.Len(t, r.Strategy.SHA256, 64)
+		assert.Equal(t, tc.byDefault, r.ByDefault)
+		assert.EqualValues(t, exact.FlopClasses()[0].Weight*1176, r.Strategy.States)
+		assert.NotEmpty(t, r.Strategy.RTP)
+		if tc.rules != nil {
+			assert.Equal(t, tc.rules, r.Strategy.Rules)
+		}
+	}
+
+	out, stderr, code := runCLI("math", "casino-holdem", "--max-flop-classes", "1", "--strategy", "cardsflip")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "declared strategy cardsflip (--strategy), sha256")
+	assert.Contains(t, out, "call if hole QJ")
+	assert.Contains(t, out, "side-bet optimal")
+
+	bad := filepath.Join(dir, "bad.txt")
+	require.NoError(t, os.WriteFile(bad, []byte("call if pair or better\ncall if pear\notherwise fold\n"), 0o600))
+	for _, tc := range []struct{ strategy, want string }{
+		{bad, `bad.txt: strategy: rule 2 (line 2, column 9): "pear": want a condition`},
+		{"no-such-strategy", "no such built-in strategy"},
+		{filepath.Join(dir, "missing.txt"), "missing.txt"},
+	} {
+		out, stderr, code := runCLI("math", "casino-holdem", "--max-flop-classes", "1", "--strategy", tc.strategy)
+		assert.Equal(t, 2, code, tc.strategy)
+		assert.Empty(t, out)
+		assert.Contains(t, stderr, tc.want)
+	}
 }

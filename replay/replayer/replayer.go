@@ -6,8 +6,8 @@
 // checks its unit's rounds with its own [audit.Checker] and keeps, per
 // round, a small [audit.Trace]. The units' results are then taken in unit
 // order (files sorted by path, row groups in order): the traces go through
-// one [audit.Ledger] for the cross-round checks, each unit's findings are
-// sorted by [finding.Compare] and written out. The findings, their order
+// one [audit.Ledger] for the cross-round checks, the findings of each
+// chunk of a unit (below) are sorted by [finding.Compare] and written out. The findings, their order
 // and the summary (apart from the wall-clock seconds) are therefore the
 // same bytes for any number of workers.
 //
@@ -16,12 +16,20 @@
 // the file, row group, row and column, and every readable round around it
 // is still checked.
 //
-// Memory is bounded by the row-group size times the number of units in
-// flight (workers + 1), plus the Ledger's cross-round state.
+// A worker hands its unit's results over in chunks of at most chunkRounds
+// rounds (fewer when they hold many boxes and seats or many findings),
+// each through the unit's channel, and the main goroutine takes them in
+// order: memory is bounded by the chunks in flight (at most 2 x workers +
+// 2) and the reader's buffers per worker, whatever the size of a unit (a
+// JSON Lines file of gigabytes is one unit), plus the Ledger's cross-round
+// state. A unit's findings are sorted chunk by chunk; where a chunk ends
+// depends only on the input, so the output is the same for any number of
+// workers.
 package replayer
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -47,11 +55,13 @@ type Options struct {
 	Currencies *currency.Table
 	// Findings, if not nil, receives every finding in the canonical order.
 	Findings func(f *finding.Finding) error
-	// Progress, if not nil, is called with the number of rounds each unit
-	// held once the unit is done (from one goroutine at a time).
+	// Progress, if not nil, is called with the number of rounds of each
+	// chunk of a unit once the chunk is done (from one goroutine at a
+	// time).
 	Progress func(rounds int64)
 	// HeapProfile, if not nil, receives a heap profile (runtime/pprof)
-	// taken after a collection once half of the units are done: the
+	// taken after a collection once half of the rounds are done (half of
+	// the units when their rounds are not known: JSON Lines files): the
 	// cross-round state and the buffers in flight are live then, as they
 	// are not once Replay returns.
 	HeapProfile io.Writer
@@ -64,14 +74,48 @@ type Options struct {
 	ManifestKey ed25519.PublicKey
 }
 
-// unitResult is what a worker produces for one unit.
-type unitResult struct {
+// Chunk sizes: a worker hands over its unit's results once they hold
+// chunkRounds rounds, chunkPlayers boxes and seats, chunkFindings findings
+// (damage reports included) or chunkText bytes of text (the round ids the
+// traces keep and the findings' texts), whichever comes first. They are
+// variables so that tests can make units larger than a chunk.
+var (
+	chunkRounds   = 16384
+	chunkPlayers  = 65536
+	chunkFindings = 16384
+	chunkText     = 4 << 20
+)
+
+// chunk is what a worker hands over for a run of one unit's rounds, in
+// input order: their traces and findings (damage reports included). The
+// unit's last chunk also carries the unit's totals and the read's error.
+type chunk struct {
 	traces   []audit.Trace
 	findings []finding.Finding
 	totals   *unitTotals
 	rounds   int64
+	players  int // boxes and seats of the chunk's rounds
+	text     int // bytes of the traces' round ids and of the findings' texts
+	last     bool
 	err      error
 }
+
+// full reports whether the chunk is to be handed over before another
+// round or damage report is added to it.
+func (c *chunk) full() bool {
+	return len(c.traces) >= chunkRounds || c.players >= chunkPlayers || len(c.findings) >= chunkFindings || c.text >= chunkText
+}
+
+// addFindings counts the texts of the findings from the chunk's from-th.
+func (c *chunk) addFindings(from int) {
+	for i := range c.findings[from:] {
+		f := &c.findings[from+i]
+		c.text += len(f.RoundID) + len(f.Field) + len(f.Expected) + len(f.Actual) + len(f.Detail)
+	}
+}
+
+// errStopped stops a worker's read when the replay has ended early.
+var errStopped = errors.New("replay stopped")
 
 // Run replays the dataset at paths and returns the summary. The error is
 // for input that could not be opened at all (a missing path, an unknown
@@ -105,6 +149,14 @@ type Dataset interface {
 	Units() []roundlog.Unit
 	Damage() []*roundlog.DamageError
 	ReadUnit(i int, fn func(*roundlog.Record) error) ([]*roundlog.DamageError, error)
+}
+
+// streamer is a Dataset that hands over a unit's damage reports as it
+// finds them, in input order among its rounds (*roundlog.Dataset does),
+// rather than all at the end: a unit's findings then go out in bounded
+// chunks too.
+type streamer interface {
+	ReadUnitStream(i int, fn func(*roundlog.Record) error, damage func(*roundlog.DamageError)) error
 }
 
 func replay(ds Dataset, opts Options) (*Summary, error) {
@@ -145,16 +197,20 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 	}
 
 	// Workers take unit indices in order; results are collected in order
-	// through one channel per unit, with at most workers+1 units in flight.
-	results := make([]chan *unitResult, len(units))
+	// through one channel per unit, a chunk at a time, with at most
+	// workers+1 units in flight.
+	results := make([]chan *chunk, len(units))
 	for i := range results {
-		results[i] = make(chan *unitResult, 1)
+		results[i] = make(chan *chunk, 1)
 	}
 	next := make(chan int)
 	window := make(chan struct{}, workers+1)
 	// The traces' storage goes back to the workers once the Ledger has
-	// seen them: a steady replay allocates none.
-	free := make(chan []audit.Trace, workers+2)
+	// seen them: a steady replay allocates none. At most 2 x workers + 2
+	// chunks are in flight: one being filled per worker, one waiting per
+	// unit in flight, one with the Ledger.
+	free := make(chan []audit.Trace, 2*workers+4)
+	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -162,16 +218,10 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			defer wg.Done()
 			c := audit.NewChecker(opts.Config)
 			for i := range next {
-				var traces []audit.Trace
-				select {
-				case traces = <-free:
-				default:
-				}
-				results[i] <- checkUnit(ds, i, units[i], c, traces)
+				checkUnit(ds, i, units[i], c, results[i], free, done)
 			}
 		}()
 	}
-	done := make(chan struct{})
 	go func() {
 		defer close(next)
 		for i := range units {
@@ -192,34 +242,52 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		wg.Wait()
 	}()
 
+	profiled := opts.HeapProfile == nil
+	heapProfile := func() error {
+		profiled = true
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(opts.HeapProfile); err != nil {
+			return fmt.Errorf("heap profile: %w", err)
+		}
+		return nil
+	}
 	var buf []finding.Finding
 	for i := range units {
-		res := <-results[i]
+		for {
+			ck := <-results[i]
+			if ck.err != nil {
+				return nil, ck.err
+			}
+			buf = append(buf[:0], ck.findings...)
+			check.observe(ck.traces)
+			buf = ledger.ObserveAll(ck.traces, buf)
+			buf = sum.merge(ck.totals, ck.traces, buf)
+			totalsPool.Put(ck.totals)
+			select {
+			case free <- ck.traces[:0]:
+			default:
+			}
+			sortFindings(buf)
+			if err := emit(buf); err != nil {
+				return nil, err
+			}
+			sum.Rounds += ck.rounds
+			if opts.Progress != nil {
+				opts.Progress(ck.rounds)
+			}
+			if !profiled && total > 0 && 2*sum.Rounds >= total {
+				if err := heapProfile(); err != nil {
+					return nil, err
+				}
+			}
+			if ck.last {
+				break
+			}
+		}
 		<-window
-		if res.err != nil {
-			return nil, res.err
-		}
-		buf = append(buf[:0], res.findings...)
-		check.observe(res.traces)
-		buf = ledger.ObserveAll(res.traces, buf)
-		buf = sum.merge(res.totals, res.traces, buf)
-		totalsPool.Put(res.totals)
-		select {
-		case free <- res.traces[:0]:
-		default:
-		}
-		sortFindings(buf)
-		if err := emit(buf); err != nil {
-			return nil, err
-		}
-		sum.Rounds += res.rounds
-		if opts.Progress != nil {
-			opts.Progress(res.rounds)
-		}
-		if opts.HeapProfile != nil && i == len(units)/2 {
-			runtime.GC()
-			if err := pprof.WriteHeapProfile(opts.HeapProfile); err != nil {
-				return nil, fmt.Errorf("heap profile: %w", err)
+		if !profiled && total == 0 && i == len(units)/2 {
+			if err := heapProfile(); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -235,34 +303,101 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 	return sum, nil
 }
 
-// checkUnit reads and checks one unit.
-// traces is storage to reuse for its traces.
-func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, traces []audit.Trace) *unitResult {
-	res := &unitResult{traces: traces[:0], totals: totalsPool.Get().(*unitTotals)}
-	res.totals.reset()
-	if u.Rounds > 0 && int64(cap(traces)) < u.Rounds {
-		res.traces = make([]audit.Trace, 0, u.Rounds)
-	}
-	damage, err := ds.ReadUnit(i, func(rec *roundlog.Record) error {
-		// A reused trace keeps its storage (Check resets it).
-		if n := len(res.traces); n < cap(res.traces) {
-			res.traces = res.traces[:n+1]
-		} else {
-			res.traces = append(res.traces, audit.Trace{})
+// checkUnit reads and checks unit i and sends its results to out in
+// chunks, the last one marked. Trace storage is taken from free when there
+// is some. It returns early, without sending the rest, once done is
+// closed.
+func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- *chunk, free chan []audit.Trace, done <-chan struct{}) {
+	left := u.Rounds // rounds not yet in a chunk, when known
+	newChunk := func() *chunk {
+		ck := &chunk{totals: totalsPool.Get().(*unitTotals)}
+		ck.totals.reset()
+		select {
+		case ck.traces = <-free:
+		default:
+			if left > 0 {
+				ck.traces = make([]audit.Trace, 0, min(left, int64(chunkRounds)))
+			}
 		}
-		t := &res.traces[len(res.traces)-1]
-		from := len(res.findings)
-		res.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, res.findings)
-		t.OwnRoundID()
-		res.rounds++
-		res.findings = res.totals.add(&rec.Round, c.IfPlayed(), t, res.findings, from)
-		return nil
-	})
-	for _, d := range damage {
-		res.findings = append(res.findings, damageFinding(d))
+		return ck
 	}
-	res.err = err
-	return res
+	ck := newChunk()
+	send := func(ck *chunk) bool {
+		select {
+		case out <- ck:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	// flush hands over the chunk if it is full, and starts the next one.
+	flush := func() error {
+		if !ck.full() {
+			return nil
+		}
+		if !send(ck) {
+			return errStopped
+		}
+		left -= ck.rounds
+		ck = newChunk()
+		return nil
+	}
+	onRound := func(rec *roundlog.Record) error {
+		if err := flush(); err != nil {
+			return err
+		}
+		// A reused trace keeps its storage (Check resets it).
+		if n := len(ck.traces); n < cap(ck.traces) {
+			ck.traces = ck.traces[:n+1]
+		} else {
+			ck.traces = append(ck.traces, audit.Trace{})
+		}
+		t := &ck.traces[len(ck.traces)-1]
+		nf := len(ck.findings)
+		ck.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, ck.findings)
+		t.OwnRoundID()
+		ck.findings = ck.totals.add(&rec.Round, c.IfPlayed(), t, ck.findings, nf)
+		if len(ck.findings) > nf {
+			ck.addFindings(nf)
+		}
+		ck.text += len(t.RoundID)
+		ck.rounds++
+		ck.players += len(rec.Round.Boxes)
+		if rec.Round.Double != nil {
+			ck.players += len(rec.Round.Double.Seats)
+		}
+		return nil
+	}
+	var err error
+	if s, ok := ds.(streamer); ok {
+		stopped := false
+		err = s.ReadUnitStream(i, onRound, func(d *roundlog.DamageError) {
+			if stopped || flush() != nil {
+				stopped = true
+				return
+			}
+			ck.findings = append(ck.findings, damageFinding(d))
+			ck.addFindings(len(ck.findings) - 1)
+		})
+		if err == nil && stopped {
+			err = errStopped
+		}
+	} else {
+		var damage []*roundlog.DamageError
+		damage, err = ds.ReadUnit(i, onRound)
+		for _, d := range damage {
+			if err == nil {
+				err = flush()
+			}
+			ck.findings = append(ck.findings, damageFinding(d))
+			ck.addFindings(len(ck.findings) - 1)
+		}
+	}
+	if errors.Is(err, errStopped) {
+		return
+	}
+	ck.last, ck.err = true, err
+	send(ck)
 }
 
 // damageFinding turns a reader's damage report into a finding.

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // The fast path decodes a row group column by column from its pages into
@@ -33,26 +35,156 @@ type column struct {
 	nulls  []int
 	vs     []parquet.Value
 	dc     dictCache
-	text   arena // the bytes of a plain text column's strings
+	text   arena      // the bytes of a plain text column's strings
+	br     boolReader // a boolean column's pages (booleans.go)
+	// keepDict keeps dc from one call of decodeColumn to the next: the
+	// sliced reader (slice.go) decodes a column chunk a page at a time.
+	keepDict bool
 }
 
 // sameSchema reports whether got has exactly want's leaf columns, in the
-// same order, with the same physical types, repetition and optionality.
+// same order, with the same physical types, repetition and optionality,
+// and timestamps in the same unit.
 func sameSchema(got, want *parquet.Schema) bool {
 	gc, wc := got.Columns(), want.Columns()
 	if len(gc) != len(wc) {
 		return false
 	}
+	units := timeUnits(want)
 	for i, path := range wc {
 		g, ok := got.Lookup(path...)
 		w, _ := want.Lookup(path...)
-		if !ok || g.ColumnIndex != i || g.Node.Type().Kind() != w.Node.Type().Kind() ||
-			g.Node.Optional() != w.Node.Optional() || g.MaxRepetitionLevel != w.MaxRepetitionLevel ||
-			g.MaxDefinitionLevel != w.MaxDefinitionLevel {
+		if !ok || g.ColumnIndex != i || !sameColumn(g, w, units[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameColumn reports whether the leaf g has w's physical type, repetition
+// and optionality, and, for a timestamp (unit not ""), the same unit.
+func sameColumn(g, w parquet.LeafColumn, unit string) bool {
+	return g.Node.Type().Kind() == w.Node.Type().Kind() &&
+		g.Node.Optional() == w.Node.Optional() && g.MaxRepetitionLevel == w.MaxRepetitionLevel &&
+		g.MaxDefinitionLevel == w.MaxDefinitionLevel && (unit == "" || timeUnit(g.Node.Type()) == unit)
+}
+
+// specUnits holds timeUnits of the specification's schemas, which
+// sameSchema asks for every row group (a logical type is made anew at
+// every call).
+var specUnits = func() map[*parquet.Schema][]string {
+	m := map[*parquet.Schema][]string{}
+	for _, s := range []*parquet.Schema{schemaRounds, schemaBoxes, schemaSeats, schemaActions, schemaPots} {
+		m[s] = unitsOf(s)
+	}
+	return m
+}()
+
+// timeUnits gives the unit of each TIMESTAMP column of s, by column index
+// ("" for the other columns).
+func timeUnits(s *parquet.Schema) []string {
+	if u, ok := specUnits[s]; ok {
+		return u
+	}
+	return unitsOf(s)
+}
+
+func unitsOf(s *parquet.Schema) []string {
+	cols := s.Columns()
+	units := make([]string, len(cols))
+	for i, path := range cols {
+		leaf, _ := s.Lookup(path...)
+		units[i] = timeUnit(leaf.Node.Type())
+	}
+	return units
+}
+
+// timeUnit is the unit of a TIMESTAMP column ("" for other columns). The
+// fast path takes the int64 values as they are, so a file whose times are
+// in milliseconds or nanoseconds is read by the generic reader, which
+// converts them to microseconds.
+func timeUnit(t parquet.Type) string {
+	if lt := t.LogicalType(); lt != nil {
+		if ts, ok := lt.Value.(*format.TimestampType); ok {
+			return ts.Unit.String()
+		}
+	}
+	return ""
+}
+
+// checkReadable refuses a file this reader would misread: a column whose
+// annotation gives its values another meaning (checkTypes), or a codec it
+// does not read right (checkCodecs). A panic of parquet-go on a malformed
+// schema is damage.
+func checkReadable(fn, table string, f *parquet.File, want *parquet.Schema) (dmg *DamageError) {
+	defer func() {
+		if r := recover(); r != nil {
+			dmg = &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("wrong schema: %v", r)}
+		}
+	}()
+	if col, reason := checkTypes(f.Schema(), want); col != "" {
+		return &DamageError{File: fn, RowGroup: -1, Row: -1, Column: table + "." + col, Reason: reason}
+	}
+	if col, reason := checkCodecs(f); reason != "" {
+		return &DamageError{File: fn, RowGroup: -1, Row: -1, Column: table + "." + col, Reason: reason}
+	}
+	return nil
+}
+
+// checkCodecs refuses compression codecs other than those this reader
+// reads right: UNCOMPRESSED, SNAPPY, GZIP, BROTLI and ZSTD. parquet-go
+// v0.32 does not have LZO or the deprecated Hadoop-framed LZ4, and reads
+// LZ4_RAW wrong: it decodes a page that compresses less than three times
+// into a new buffer, and then reads the values from the buffer it had
+// allocated for them, so that values come from stale memory without an
+// error (and on a corrupt block it doubles its buffer without end).
+func checkCodecs(f *parquet.File) (column, reason string) {
+	for _, rg := range f.Metadata().RowGroups {
+		for _, cc := range rg.Columns {
+			switch codec := cc.MetaData.Codec; codec {
+			case format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.Zstd:
+			case format.Lz4Raw:
+				return strings.Join(cc.MetaData.PathInSchema, "."), "compression LZ4_RAW is not read: parquet-go v0.32 misreads its pages (values from stale memory); write the log with ZSTD, SNAPPY, GZIP, BROTLI or no compression"
+			default:
+				return strings.Join(cc.MetaData.PathInSchema, "."), fmt.Sprintf("compression %s is not read: write the log with ZSTD, SNAPPY, GZIP, BROTLI or no compression", codec)
+			}
+		}
+	}
+	return "", ""
+}
+
+// checkTypes refuses a column whose annotation says its values mean
+// something else than the specification's type: a DECIMAL with a scale
+// (an amount in other units), a DATE or TIME where a timestamp or integer
+// is due, a TIMESTAMP where an integer is due. A TIMESTAMP in
+// milliseconds or nanoseconds is taken (and converted), as is a time
+// column written as a plain INT64 of microseconds.
+func checkTypes(got, want *parquet.Schema) (column, reason string) {
+	for _, path := range want.Columns() {
+		g, ok := got.Lookup(path...)
+		if !ok {
+			continue
+		}
+		w, _ := want.Lookup(path...)
+		lt := g.Node.Type().LogicalType()
+		if lt == nil {
+			continue
+		}
+		wantTime := timeUnit(w.Node.Type()) != ""
+		switch v := lt.Value.(type) {
+		case *format.DecimalType:
+			if v.Scale != 0 {
+				return path[0], fmt.Sprintf("wrong schema: %s, want %s", v, w.Node.Type())
+			}
+		case *format.DateType, *format.TimeType:
+			return path[0], fmt.Sprintf("wrong schema: %s, want %s", v, w.Node.Type())
+		case *format.TimestampType:
+			if !wantTime {
+				return path[0], fmt.Sprintf("wrong schema: %s, want %s", v, w.Node.Type())
+			}
+		}
+	}
+	return "", ""
 }
 
 // dictCache holds the decoded strings of the last dictionary seen.
@@ -128,12 +260,21 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 	starts := col.starts[:0]
 	nulls := col.nulls[:0] // rows holding null (non-repeated optional columns)
 	dc := &col.dc
-	dc.dict = nil // a dictionary belongs to its row group
+	if !col.keepDict {
+		dc.dict = nil // a dictionary belongs to its row group
+	}
 	vs := col.vs
 	defer func() { col.starts, col.nulls, col.vs = starts, nulls, vs }()
+	rows := 0
+	if bc, ok := cc.(*boolChunk); ok {
+		// Booleans are decoded by this package (booleans.go).
+		if bools, nulls, rows, err = bc.decode(&col.br, bools, nulls); err != nil {
+			return err
+		}
+		return finishColumn(col, kind, n, rows, false, strs, i64, i32, bools, &starts, nulls)
+	}
 	pages := cc.Pages()
 	defer pages.Close()
-	rows := 0
 	for {
 		pg, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {
@@ -146,7 +287,7 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		err = func() error {
 			defer parquet.Release(pg)
 			switch {
-			case kind == parquet.Boolean:
+			case kind == parquet.Boolean: // a chunk not from rowGroup (in memory)
 				nv := int(pg.NumValues())
 				if cap(vs) < nv {
 					vs = make([]parquet.Value, nv)
@@ -228,6 +369,13 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 			return err
 		}
 	}
+	return finishColumn(col, kind, n, rows, repeated, strs, i64, i32, bools, &starts, nulls)
+}
+
+// finishColumn checks the rows of a decoded column chunk and stores its
+// values in col: the zero value at the null rows, and for a repeated
+// column its rows cut at starts (to which it appends the end).
+func finishColumn(col *column, kind parquet.Kind, n, rows int, repeated bool, strs []string, i64 []int64, i32 []int32, bools []bool, starts *[]int, nulls []int) error {
 	if rows != n {
 		return fmt.Errorf("%d rows in the column chunk, want %d", rows, n)
 	}
@@ -249,14 +397,14 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		return nil
 	}
 	total := len(strs) + len(i64) + len(i32)
-	starts = append(starts, total)
+	*starts = append(*starts, total)
 	switch kind {
 	case parquet.ByteArray:
-		col.strs, col.lstrs = strs, splitRows(col.lstrs, strs, starts)
+		col.strs, col.lstrs = strs, splitRows(col.lstrs, strs, *starts)
 	case parquet.Int64:
-		col.i64, col.li64 = i64, splitRows(col.li64, i64, starts)
+		col.i64, col.li64 = i64, splitRows(col.li64, i64, *starts)
 	case parquet.Int32:
-		col.i32, col.li32 = i32, splitRows(col.li32, i32, starts)
+		col.i32, col.li32 = i32, splitRows(col.li32, i32, *starts)
 	default:
 		return fmt.Errorf("unexpected repeated %s column", kind)
 	}

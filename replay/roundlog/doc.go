@@ -36,8 +36,16 @@
 // one JSON Lines file) in a fixed order. [Dataset.ReadUnit] decodes one
 // unit and calls back for every round with its file, row group and row;
 // units may be read concurrently and merged in unit order, which gives the
-// same result for any number of workers. [Dataset.Scan] reads everything
-// in order.
+// same result for any number of workers. [Dataset.ReadUnitStream] hands
+// over the damage as it is found, in input order among the rounds.
+// [Dataset.Scan] reads everything in order.
+//
+// Memory does not follow the input's size: a row group of more than 16,384
+// rounds (a child table's, of more than 65,536 rows) is read in slices, its
+// columns' pages decoded as the slice reaches them; a JSON Lines file is
+// read a line at a time, and a line of more than 1 MiB, a text value of
+// more than 4,096 bytes or a round of more than 65,536 rows in one child
+// table is damage (limits.go, docs/log-format.md section 6).
 //
 // The callback's [Record] and everything it points to, strings included,
 // are the reader's reused buffers: a steady read allocates almost nothing

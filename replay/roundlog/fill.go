@@ -88,15 +88,14 @@ func fastRounds(got *parquet.Schema) bool {
 		return true
 	}
 	i := 0
-	for _, path := range schemaRounds.Columns() {
+	units := timeUnits(schemaRounds)
+	for k, path := range schemaRounds.Columns() {
 		g, ok := got.Lookup(path...)
 		if !ok && slices.Contains(addedColumns, path[0]) {
 			continue
 		}
 		w, _ := schemaRounds.Lookup(path...)
-		if !ok || g.ColumnIndex != i || g.Node.Type().Kind() != w.Node.Type().Kind() ||
-			g.Node.Optional() != w.Node.Optional() || g.MaxRepetitionLevel != w.MaxRepetitionLevel ||
-			g.MaxDefinitionLevel != w.MaxDefinitionLevel {
+		if !ok || g.ColumnIndex != i || !sameColumn(g, w, units[k]) {
 			return false
 		}
 		i++

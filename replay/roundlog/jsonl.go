@@ -50,23 +50,48 @@ type header struct {
 	RoundID       string `json:"round_id"`
 }
 
-func readJSONL(fn string, fn2 func(*Record) error) ([]*DamageError, error) {
+// readJSONL streams the JSON Lines file fn: every round to fn2, every
+// damaged line to report, in line order. A line is held only while it is
+// decoded, and a line longer than maxLineBytes is damage, read past
+// without being held.
+func readJSONL(fn string, fn2 func(*Record) error, report func(*DamageError)) error {
 	f, err := regularfile.Open(fn) // never a FIFO: reading one would block
 	if err != nil {
-		return []*DamageError{{File: fn, RowGroup: -1, Row: -1, Reason: err.Error()}}, nil
+		report(&DamageError{File: fn, RowGroup: -1, Row: -1, Reason: err.Error()})
+		return nil
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
-	var damage []*DamageError
+	// A line of maxLineBytes and its newline fit in the buffer.
+	br := bufio.NewReaderSize(f, maxLineBytes+1)
 	var rec Record
 	rec.File = fn
 	for line := int64(0); ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			n := int64(len(b))
+			for errors.Is(err, bufio.ErrBufferFull) {
+				b, err = br.ReadSlice('\n')
+				n += int64(len(b))
+			}
+			if len(b) > 0 && b[len(b)-1] == '\n' {
+				n--
+			}
+			report(&DamageError{File: fn, RowGroup: 0, Row: line,
+				Reason: fmt.Sprintf("a line of %d bytes; this reader takes lines of at most %d bytes", n, maxLineBytes)})
+			if err != nil && !errors.Is(err, io.EOF) {
+				report(&DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("read failed: %v", err)})
+			}
+			if err != nil {
+				return nil
+			}
+			continue
+		}
 		if len(b) == 0 && errors.Is(err, io.EOF) {
-			return damage, nil
+			return nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return append(damage, &DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("read failed: %v", err)}), nil
+			report(&DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("read failed: %v", err)})
+			return nil
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
@@ -76,7 +101,7 @@ func readJSONL(fn string, fn2 func(*Record) error) ([]*DamageError, error) {
 			var h header
 			if json.Unmarshal(b, &h) == nil && h.SchemaVersion != "" && h.RoundID == "" {
 				if verr := checkVersion(fn, h.SchemaVersion); verr != nil {
-					return nil, verr
+					return verr
 				}
 				continue
 			}
@@ -84,24 +109,32 @@ func readJSONL(fn string, fn2 func(*Record) error) ([]*DamageError, error) {
 		rec.Round = round.Round{}
 		rec.Row = line
 		if err := json.Unmarshal(b, &rec.Round); err != nil {
-			d := &DamageError{File: fn, RowGroup: 0, Row: line, Reason: fmt.Sprintf("not a round: %v", err)}
+			d := &DamageError{File: fn, RowGroup: 0, Row: line, Reason: clip(fmt.Sprintf("not a round: %v", err))}
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				d.Column = te.Field
+				d.Column = clip(te.Field)
 			}
-			damage = append(damage, d)
+			report(d)
 			continue
 		}
-		if bad := validate(&rec.Round); !bad.ok() {
+		bad := checkSizes(&rec.Round)
+		if bad.ok() {
+			bad = validate(&rec.Round)
+		}
+		if !bad.ok() {
 			col := bad.column
 			if bad.child >= 0 {
 				col = fmt.Sprintf("%s[%d]", col, bad.child)
 			}
-			damage = append(damage, &DamageError{File: fn, RowGroup: 0, Row: line, Column: col, RoundID: rec.Round.RoundID, Reason: bad.reason})
+			id := rec.Round.RoundID
+			if len(id) > maxFieldBytes {
+				id = ""
+			}
+			report(&DamageError{File: fn, RowGroup: 0, Row: line, Column: col, RoundID: id, Reason: bad.reason})
 			continue
 		}
 		if err := fn2(&rec); err != nil {
-			return damage, err
+			return err
 		}
 	}
 }

@@ -89,34 +89,11 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 		return fmt.Errorf("the footer places the chunk at bytes %d to %d of a file of %d bytes", start, end, f.Size())
 	}
 	var values int64
-	var proto thrift.CompactProtocol
-	var buf []byte
+	var hr headerReader
 	for pos := start; pos < end; {
-		// Read the header into a window that grows until it holds it, so
-		// that a length inside it cannot make the decoder allocate more
-		// than the file holds.
-		var h format.PageHeader
-		n := 0
-		for window := int64(256); ; window *= 4 {
-			w := min(window, end-pos, maxPageHeader)
-			if int64(cap(buf)) < w {
-				buf = make([]byte, w)
-			}
-			b := buf[:w]
-			if _, err := f.ReadAt(b, pos); err != nil && !errors.Is(err, io.EOF) {
-				return fmt.Errorf("page header at byte %d: %v", pos, err)
-			}
-			h = format.PageHeader{}
-			r := proto.NewReaderFromBytes(b)
-			err := thrift.NewDecoder(r).Decode(&h)
-			if err == nil {
-				n = r.BytesRead()
-				break
-			}
-			if !errors.Is(err, io.ErrUnexpectedEOF) || w < window {
-				// w < window: the chunk or the header limit ended the window.
-				return fmt.Errorf("page header at byte %d: %v", pos, err)
-			}
+		h, n, err := hr.read(f, pos, end)
+		if err != nil {
+			return err
 		}
 		comp, uncomp := int64(h.CompressedPageSize), int64(h.UncompressedPageSize)
 		if comp < 0 || uncomp < 0 || comp > maxPageSize || uncomp > maxPageSize {
@@ -143,6 +120,41 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 		}
 	}
 	return nil
+}
+
+// headerReader reads page headers, reusing its buffer and header.
+type headerReader struct {
+	proto thrift.CompactProtocol
+	buf   []byte
+	h     format.PageHeader
+}
+
+// read decodes the page header at byte pos of a column chunk ending at
+// byte end, and returns it (valid until the next read) with its length in
+// bytes. It reads the header into a window that grows until it holds it,
+// so that a length inside it cannot make the decoder allocate more than
+// the chunk holds.
+func (hr *headerReader) read(f io.ReaderAt, pos, end int64) (*format.PageHeader, int, error) {
+	for window := int64(256); ; window *= 4 {
+		w := min(window, end-pos, maxPageHeader)
+		if int64(cap(hr.buf)) < w {
+			hr.buf = make([]byte, w)
+		}
+		b := hr.buf[:w]
+		if _, err := f.ReadAt(b, pos); err != nil && !errors.Is(err, io.EOF) {
+			return nil, 0, fmt.Errorf("page header at byte %d: %v", pos, err)
+		}
+		hr.h = format.PageHeader{}
+		r := hr.proto.NewReaderFromBytes(b)
+		err := thrift.NewDecoder(r).Decode(&hr.h)
+		if err == nil {
+			return &hr.h, r.BytesRead(), nil
+		}
+		if !errors.Is(err, io.ErrUnexpectedEOF) || w < window {
+			// w < window: the chunk or the header limit ended the window.
+			return nil, 0, fmt.Errorf("page header at byte %d: %v", pos, err)
+		}
+	}
 }
 
 // checkFooter checks that the footer length a Parquet file ends with fits

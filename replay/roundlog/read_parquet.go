@@ -18,11 +18,23 @@ import (
 // DamageErrors alongside; the rounds of the rest of the unit are still
 // passed to fn. The error is fn's error, which stops the read.
 func (d *Dataset) ReadUnit(i int, fn func(*Record) error) ([]*DamageError, error) {
+	var damage []*DamageError
+	err := d.ReadUnitStream(i, fn, func(e *DamageError) { damage = append(damage, e) })
+	return damage, err
+}
+
+// ReadUnitStream reads unit i as ReadUnit does, but hands each damage
+// report to damage as soon as it is found, in input order among the
+// rounds passed to fn, rather than returning them all at the end: a unit
+// of millions of rounds (a JSON Lines file, a huge row group) is read in
+// bounded memory even when most of it is damaged. The DamageError is the
+// callee's to keep.
+func (d *Dataset) ReadUnitStream(i int, fn func(*Record) error, damage func(*DamageError)) error {
 	u := d.units[i]
 	if u.Format == FormatJSONL {
-		return readJSONL(u.File, fn)
+		return readJSONL(u.File, fn, damage)
 	}
-	return d.parts[u.File].read(u, fn)
+	return d.parts[u.File].read(u, fn, damage)
 }
 
 // Scan reads every unit in order: the damage found by Open first, then
@@ -137,14 +149,33 @@ func nullRows(rg parquet.RowGroup, table string, want *parquet.Schema) (out map[
 type childGroup[T any] struct {
 	fill  func(off int, rows []T)
 	all   []T
-	buf   []T // rows made by ahead: the rows from bufAt
+	src   rowSource[T] // a row group of more than sliceChildRows rows: its rows in order
+	err   error        // src failed: the rows from g.bufAt+len(g.buf) cannot be read
+	buf   []T          // rows made by ahead: the rows from bufAt
 	bufAt int
 	n     int // rows
+	table string
 	path  string
 	group int
 	base  int64 // row index of the first row within the child file
 	nulls map[int64]string
 	next  int
+}
+
+// close closes the sliced row group's pages.
+func (g *childGroup[T]) close() {
+	if g.src != nil {
+		g.src.close()
+		g.src = nil
+	}
+}
+
+// failed reports a sliced row group that could not be read on.
+func (g *childGroup[T]) failed() *DamageError {
+	if g.err == nil {
+		return nil
+	}
+	return &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(g.bufAt+len(g.buf)), Reason: "corrupt row group: " + g.err.Error()}
 }
 
 // loadChild decodes the row group of child table idx that holds the need
@@ -153,7 +184,8 @@ type childGroup[T any] struct {
 func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, cols map[string]*column, g *childGroup[T], bind func(map[string]*column) func(int, []T)) *DamageError {
 	c := p.children[idx]
 	name := childTables[idx]
-	*g = childGroup[T]{all: g.all[:0], buf: g.buf[:0]}
+	g.close()
+	*g = childGroup[T]{all: g.all[:0], buf: g.buf[:0], table: name}
 	if need == 0 {
 		return nil
 	}
@@ -174,13 +206,21 @@ func loadChild[T any](p *part, files *partFiles, idx int, u Unit, need int64, co
 		return &DamageError{File: c.path, RowGroup: -1, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("no row group holds the %s of rounds %d..%d of %s", name, u.FirstRow, u.FirstRow+u.Rounds-1, p.roundsFn)}
 	}
-	rg := files.kids[idx].RowGroups()[j]
+	rg := rowGroup(files.kids[idx], j) // its booleans decoded by booleans.go
 	if rg.NumRows() != need {
 		return &DamageError{File: c.path, RowGroup: j, Row: -1, Column: name + ".round_row",
 			Reason: fmt.Sprintf("row group has %d rows, the rounds of row group %d of %s need %d", rg.NumRows(), u.RowGroup, p.roundsFn, need)}
 	}
 	if err := checkRowGroup(files.kids[idx], j, name); err != nil {
 		return &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: "corrupt row group: " + err.Error()}
+	}
+	if rg.NumRows() > int64(sliceChildRows) {
+		src, err := openChildRows(files.kids[idx], j, name, childSchemas[idx], bind, &g.nulls)
+		if err != nil {
+			return &DamageError{File: c.path, RowGroup: j, Row: -1, Reason: "corrupt row group: " + err.Error()}
+		}
+		g.src, g.n, g.path, g.group, g.base = src, int(need), c.path, j, base
+		return nil
 	}
 	fast, err := decodeFast(rg, childSchemas[idx], name, cols)
 	if err == nil && !fast {
@@ -212,11 +252,14 @@ func (g *childGroup[T]) take(n int32, roundRow int64, roundID string, keys func(
 	}
 	start := g.next
 	var rows []T
-	if g.fill == nil {
+	if g.fill == nil && g.src == nil {
 		rows = g.all[start : start+int(n)]
 	} else {
 		if start < g.bufAt || start+int(n) > g.bufAt+len(g.buf) {
 			g.ahead(int(n))
+			if g.err != nil {
+				return nil, &DamageError{File: g.path, RowGroup: g.group, Row: g.base + int64(start), RoundID: roundID, Reason: "corrupt row group: " + g.err.Error()}
+			}
 		}
 		rows = g.buf[start-g.bufAt : start-g.bufAt+int(n)]
 	}
@@ -245,6 +288,10 @@ func (g *childGroup[T]) rowAt(k int) int64 { return g.base + int64(k) }
 // rows of a chunk of rounds; take, for a round outside them).
 func (g *childGroup[T]) ahead(n int) {
 	n = min(n, g.n-g.next)
+	if g.src != nil {
+		g.aheadSliced(n)
+		return
+	}
 	if g.fill == nil || n <= 0 {
 		return
 	}
@@ -254,6 +301,35 @@ func (g *childGroup[T]) ahead(n int) {
 	g.buf = g.buf[:n]
 	g.fill(g.next, g.buf)
 	g.bufAt = g.next
+}
+
+// aheadSliced is ahead for a sliced row group, whose rows are made in
+// order only: the rows already made from g.next on are kept, and the
+// source makes the others.
+func (g *childGroup[T]) aheadSliced(n int) {
+	if g.err != nil || n <= 0 {
+		return
+	}
+	made := g.bufAt + len(g.buf) // the source's next row
+	keep := 0
+	if g.next < made {
+		keep = made - g.next
+		copy(g.buf, g.buf[g.next-g.bufAt:])
+	}
+	if keep >= n {
+		g.buf, g.bufAt = g.buf[:keep], g.next
+		return
+	}
+	if cap(g.buf) < n {
+		buf := make([]T, n)
+		copy(buf, g.buf[:keep])
+		g.buf = buf
+	}
+	g.buf, g.bufAt = g.buf[:n], g.next
+	g.src.release(g.next)
+	if g.err = g.src.next(made, g.buf[keep:]); g.err != nil {
+		g.buf = g.buf[:keep]
+	}
 }
 
 // unitBufs are the decode buffers of one read, reused through a pool.
@@ -295,115 +371,192 @@ func putBufs(b *unitBufs) {
 	}
 }
 
-func (p *part) read(u Unit, fn func(*Record) error) (damage []*DamageError, err error) {
-	defer func() {
+func (p *part) read(u Unit, fn func(*Record) error, sink func(*DamageError)) (err error) {
+	report := func(d *DamageError) {
 		// Damage outlives the unit's buffers.
-		for _, d := range damage {
-			d.RoundID = strings.Clone(d.RoundID)
-		}
-	}()
-	groupDamage := func(reason string) []*DamageError {
-		return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: -1, Reason: reason}}
+		d.RoundID = strings.Clone(d.RoundID)
+		sink(d)
+	}
+	groupDamage := func(reason string) *DamageError {
+		return &DamageError{File: u.File, RowGroup: u.RowGroup, Row: -1, Reason: reason}
 	}
 	files, err := p.acquire()
 	if err != nil {
-		return groupDamage(err.Error()), nil
+		report(groupDamage(err.Error()))
+		return nil
 	}
 	defer p.release()
-	rg := files.rounds.RowGroups()[u.RowGroup]
+	rg := rowGroup(files.rounds, u.RowGroup) // its booleans decoded by booleans.go
 	b := getBufs()
 	defer putBufs(b)
-	b.times.reset()
-	b.tTime.reset()
-	b.tCommitted.reset()
-	b.tRevealed.reset()
+	b.resetTimes()
 	// The rounds table is decoded column by column (or, for a file whose
 	// schema is not exactly the specification's, row by row into all),
 	// and its rows are made a chunk at a time, so that they are still in
-	// the cache when assembled and checked.
+	// the cache when assembled and checked. A row group of more than
+	// sliceRounds rounds is read in slices (slice.go).
 	if err := checkRowGroup(files.rounds, u.RowGroup, TableRounds); err != nil {
-		return groupDamage("corrupt row group: " + err.Error()), nil
+		report(groupDamage("corrupt row group: " + err.Error()))
+		return nil
 	}
 	n := int(rg.NumRows())
 	cols := b.cols[0]
 	fast := fastRounds(rg.Schema())
 	var all []roundRow
-	if fast {
-		err = decodeRoundColumns(rg, cols)
-	} else {
-		all, err = readGroup(rg, b.all)
-		b.all = all
-	}
-	if err != nil {
-		return groupDamage(err.Error()), nil
-	}
-	nulls, err := nullRows(rg, TableRounds, schemaRounds)
-	if err != nil {
-		return groupDamage(fmt.Sprintf("corrupt row group: %v", err)), nil
-	}
+	var nulls map[int64]string
 	var need [4]int64
-	var nb, ns, na, np []int32
-	var ids []string
-	if fast {
-		nb, ns, na, np, ids = cols["n_boxes"].i32, cols["n_seats"].i32, cols["n_actions"].i32, cols["n_pots"].i32, cols["round_id"].strs
-	}
-	for k := range n {
-		var counts [4]int32
-		var id string
+	var sl *roundSlices
+	if n > sliceRounds {
+		var dmg *DamageError
+		sl, need, dmg, err = openRoundSlices(files.rounds, u.RowGroup, u, fast)
+		if err != nil {
+			report(groupDamage("corrupt row group: " + err.Error()))
+			return nil
+		}
+		if dmg != nil {
+			report(dmg)
+			return nil
+		}
+		defer sl.close()
+	} else {
 		if fast {
-			counts, id = [4]int32{nb[k], ns[k], na[k], np[k]}, ids[k]
+			err = decodeRoundColumns(rg, cols)
 		} else {
-			r := &all[k]
-			counts, id = [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots}, r.RoundID
+			all, err = readGroup(rg, b.all)
+			b.all = all
 		}
-		for i, c := range counts {
-			if c < 0 {
-				return []*DamageError{{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: id, Reason: fmt.Sprintf("negative count %d", c)}}, nil
+		if err != nil {
+			report(groupDamage(err.Error()))
+			return nil
+		}
+		nulls, err = nullRows(rg, TableRounds, schemaRounds)
+		if err != nil {
+			report(groupDamage(fmt.Sprintf("corrupt row group: %v", err)))
+			return nil
+		}
+		var nb, ns, na, np []int32
+		var ids []string
+		if fast {
+			nb, ns, na, np, ids = cols["n_boxes"].i32, cols["n_seats"].i32, cols["n_actions"].i32, cols["n_pots"].i32, cols["round_id"].strs
+		}
+		for k := range n {
+			var counts [4]int32
+			var id string
+			if fast {
+				counts, id = [4]int32{nb[k], ns[k], na[k], np[k]}, ids[k]
+			} else {
+				r := &all[k]
+				counts, id = [4]int32{r.NBoxes, r.NSeats, r.NActions, r.NPots}, r.RoundID
 			}
-			need[i] += int64(c)
+			for i, c := range counts {
+				if c < 0 || int(c) > maxRoundChildRows {
+					if len(id) > maxFieldBytes {
+						id = ""
+					}
+					report(&DamageError{File: u.File, RowGroup: u.RowGroup, Row: u.FirstRow + int64(k), Column: "rounds.n_" + childTables[i], RoundID: id, Reason: countReason(c, childTables[i])})
+					return nil
+				}
+				need[i] += int64(c)
+			}
 		}
 	}
+	defer b.boxes.close()
+	defer b.seats.close()
+	defer b.actions.close()
+	defer b.pots.close()
 	if dmg := loadChild(p, files, 0, u, need[0], b.cols[1], &b.boxes, bindBoxes); dmg != nil {
-		return append(groupDamage("rounds not read: their boxes are damaged"), dmg), nil
+		report(groupDamage("rounds not read: their boxes are damaged"))
+		report(dmg)
+		return nil
 	}
 	if dmg := loadChild(p, files, 1, u, need[1], b.cols[2], &b.seats, bindSeats); dmg != nil {
-		return append(groupDamage("rounds not read: their seats are damaged"), dmg), nil
+		report(groupDamage("rounds not read: their seats are damaged"))
+		report(dmg)
+		return nil
 	}
 	if dmg := loadChild(p, files, 2, u, need[2], b.cols[3], &b.actions, bindActions); dmg != nil {
-		return append(groupDamage("rounds not read: their actions are damaged"), dmg), nil
+		report(groupDamage("rounds not read: their actions are damaged"))
+		report(dmg)
+		return nil
 	}
 	if dmg := loadChild(p, files, 3, u, need[3], b.cols[4], &b.pots, bindPots); dmg != nil {
-		return append(groupDamage("rounds not read: their pots are damaged"), dmg), nil
+		report(groupDamage("rounds not read: their pots are damaged"))
+		report(dmg)
+		return nil
 	}
 
 	boxes, seats, actions, pots := &b.boxes, &b.seats, &b.actions, &b.pots
-	for off := 0; off < n; off += roundChunk {
-		var rows []roundRow
-		if fast {
-			m := min(roundChunk, n-off)
-			if cap(b.rounds) < m {
-				b.rounds = make([]roundRow, roundChunk)
+	// The rounds are read a slice at a time: the whole row group, or a
+	// slice of a sliced one (whose columns or rows start at the slice).
+	for a := 0; a < n; {
+		end, base := n, 0
+		view := cols
+		if sl != nil {
+			end, view, all, nulls, err = sl.next(a)
+			if err != nil {
+				report(&DamageError{File: u.File, RowGroup: u.RowGroup, Row: -1,
+					Reason: fmt.Sprintf("corrupt row group: rounds from row %d on not read: %v", u.FirstRow+int64(a), err)})
+				return nil
 			}
-			rows = b.rounds[:m]
-			fillRounds(cols, off, rows)
-		} else {
-			rows = all[off:min(off+roundChunk, n)]
+			base = a
+			b.resetTimes()
 		}
-		if stop, err := p.readChunk(u, b, off, rows, nulls, boxes, seats, actions, pots, &damage, fn); err != nil || stop {
-			return damage, err
+		for off := a; off < end; off += roundChunk {
+			m := min(roundChunk, end-off)
+			var rows []roundRow
+			if fast {
+				if cap(b.rounds) < m {
+					b.rounds = make([]roundRow, roundChunk)
+				}
+				rows = b.rounds[:m]
+				fillRounds(view, off-base, rows)
+			} else {
+				rows = all[off-base : off-base+m]
+			}
+			if stop, err := p.readChunk(u, b, off, rows, nulls, boxes, seats, actions, pots, report, fn); err != nil || stop {
+				return err
+			}
+		}
+		a = end
+	}
+	if sl != nil {
+		if err := sl.finish(); err != nil {
+			report(groupDamage("corrupt row group: " + err.Error()))
 		}
 	}
-	return damage, nil
+	return nil
+}
+
+// failedTable names the first child table that could not be read on.
+func failedTable(boxes *childGroup[boxRow], seats *childGroup[seatRow], actions *childGroup[actionRow], pots *childGroup[potRow]) string {
+	switch {
+	case boxes.err != nil:
+		return boxes.table
+	case seats.err != nil:
+		return seats.table
+	case actions.err != nil:
+		return actions.table
+	}
+	return pots.table
+}
+
+// resetTimes forgets the time texts of the rounds read so far.
+func (b *unitBufs) resetTimes() {
+	b.times.reset()
+	b.tTime.reset()
+	b.tCommitted.reset()
+	b.tRevealed.reset()
 }
 
 // roundChunk is how many rounds rows are made at a time.
 const roundChunk = 256
 
 // readChunk assembles, validates and hands fn the rounds rows, which are
-// the row group's rows off, off+1, ...
+// the row group's rows off, off+1, ... It reports whether a child table
+// could not be read on (the rest of the row group is then not read).
 func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls map[int64]string,
 	boxes *childGroup[boxRow], seats *childGroup[seatRow], actions *childGroup[actionRow], pots *childGroup[potRow],
-	damage *[]*DamageError, fn func(*Record) error) (bool, error) {
+	report func(*DamageError), fn func(*Record) error) (bool, error) {
 	rec := &b.rec
 	var need [4]int
 	for j := range rows {
@@ -412,10 +565,25 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 			need[i] += max(int(c), 0)
 		}
 	}
-	boxes.ahead(need[0])
-	seats.ahead(need[1])
-	actions.ahead(need[2])
-	pots.ahead(need[3])
+	// A sliced child row group makes at most sliceChildRows rows ahead
+	// (a round needing more makes its own when taken).
+	boxes.ahead(min(need[0], sliceChildRows))
+	seats.ahead(min(need[1], sliceChildRows))
+	actions.ahead(min(need[2], sliceChildRows))
+	pots.ahead(min(need[3], sliceChildRows))
+	stopped := func(row int64) bool {
+		if boxes.err == nil && seats.err == nil && actions.err == nil && pots.err == nil {
+			return false
+		}
+		d := firstDamage(boxes.failed(), seats.failed(), actions.failed(), pots.failed())
+		report(&DamageError{File: u.File, RowGroup: u.RowGroup, Row: -1,
+			Reason: fmt.Sprintf("rounds from row %d on not read: their %s are damaged", row, failedTable(boxes, seats, actions, pots))})
+		report(d)
+		return true
+	}
+	if stopped(u.FirstRow + int64(off)) {
+		return true, nil
+	}
 	for j := range rows {
 		k := off + j
 		rr := &rows[j]
@@ -425,18 +593,29 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 		st, d2 := seats.take(rr.NSeats, row, rr.RoundID, func(r *seatRow) (int64, string) { return r.RoundRow, r.RoundID })
 		ac, d3 := actions.take(rr.NActions, row, rr.RoundID, func(r *actionRow) (int64, string) { return r.RoundRow, r.RoundID })
 		pt, d4 := pots.take(rr.NPots, row, rr.RoundID, func(r *potRow) (int64, string) { return r.RoundRow, r.RoundID })
+		if stopped(row) {
+			return true, nil
+		}
 		if d := firstDamage(d1, d2, d3, d4); d != nil {
-			*damage = append(*damage, d)
+			report(d)
 			continue
 		}
 		if col, ok := nulls[int64(k)]; ok {
-			*damage = append(*damage, &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: col, RoundID: rr.RoundID, Reason: "null in a required column"})
+			report(&DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: col, RoundID: rr.RoundID, Reason: "null in a required column"})
 			continue
 		}
 		b.assemble(rr, bx, st, ac, pt)
 		rec.File, rec.RowGroup, rec.Row = u.File, u.RowGroup, row
-		if bad := validate(&rec.Round); !bad.ok() {
-			dmg := &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: bad.column, RoundID: rr.RoundID, Reason: bad.reason}
+		bad := checkSizes(&rec.Round)
+		if bad.ok() {
+			bad = validate(&rec.Round)
+		}
+		if !bad.ok() {
+			id := rr.RoundID
+			if len(id) > maxFieldBytes {
+				id = ""
+			}
+			dmg := &DamageError{File: u.File, RowGroup: u.RowGroup, Row: row, Column: bad.column, RoundID: id, Reason: bad.reason}
 			if bad.child >= 0 {
 				switch bad.column[:len(bad.column)-len(afterDot(bad.column))-1] {
 				case TableBoxes:
@@ -449,7 +628,7 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 					dmg.File, dmg.RowGroup, dmg.Row = p.children[3].path, pots.group, pots.rowAt(pStart+bad.child)
 				}
 			}
-			*damage = append(*damage, dmg)
+			report(dmg)
 			continue
 		}
 		if err := fn(rec); err != nil {

@@ -526,6 +526,9 @@ func checkParquet(f *os.File, fn, table string, want *parquet.Schema) (*parquet.
 	if g, col, err := checkChunkMeta(pf, table); err != nil {
 		return nil, &DamageError{File: fn, RowGroup: g, Row: -1, Column: col, Reason: "corrupt footer: " + err.Error()}, nil
 	}
+	if dmg := checkReadable(fn, table, pf, want); dmg != nil { // colread.go
+		return nil, dmg, nil
+	}
 	return pf, nil, nil
 }
 
