@@ -3,11 +3,13 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/fairhold/fairhold/certify/report"
 	"github.com/fairhold/fairhold/certify/rtp"
+	"github.com/fairhold/fairhold/certify/strategy"
 )
 
 // checkMathClaims decides the profile's published RTP claims against the
@@ -18,7 +20,8 @@ import (
 func checkMathClaims(e *env, r *Requirement) (result, error) {
 	p := r.params.(*MathParams)
 	subjects := []string{"profile"}
-	if _, err := e.solve(); err != nil {
+	_, err := e.solve()
+	if err != nil {
 		if errors.Is(err, rtp.ErrUnsupported) {
 			res, _ := notTested(err.Error())
 			res.subjects = subjects
@@ -26,7 +29,16 @@ func checkMathClaims(e *env, r *Requirement) (result, error) {
 		}
 		return result{}, err
 	}
-	m, err := rtp.CheckClaims(e.game, e.sol, p.Strategies)
+	var basic *strategy.Strategy
+	if p.BasicStrategy != "" {
+		if basic, err = e.basicStrategy(p.BasicStrategy); err != nil {
+			return result{}, err
+		}
+		if !slices.Contains(strategy.Names(), p.BasicStrategy) {
+			subjects = append(subjects, "basic_strategy")
+		}
+	}
+	m, err := rtp.CheckClaims(e.game, e.sol, p.Strategies, basic)
 	if err != nil {
 		res, _ := notTested(err.Error())
 		res.subjects = subjects
@@ -68,4 +80,22 @@ func strategiesText(s []string) string {
 		return "any strategy"
 	}
 	return "the " + strings.Join(s, ", ") + " strategy"
+}
+
+// basicStrategy returns a declared basic strategy: built in, or a rules
+// file relative to the suite.
+func (e *env) basicStrategy(name string) (*strategy.Strategy, error) {
+	if slices.Contains(strategy.Names(), name) {
+		return strategy.Builtin(name)
+	}
+	data, err := os.ReadFile(e.path(name))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", e.path(name), err)
+	}
+	st, err := strategy.Parse(data)
+	if err != nil {
+		return nil, &Error{File: name, Err: err}
+	}
+	st.Name = name
+	return st, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/fairhold/fairhold/certify/nist"
 	"github.com/fairhold/fairhold/certify/rtp"
 	"github.com/fairhold/fairhold/certify/stats"
+	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/currency"
@@ -79,6 +80,12 @@ type MathParams struct {
 	// rtp_claims[].name); default all. With Strategies, a claim must be
 	// selected by both.
 	Claims []string `json:"claims"`
+	// BasicStrategy declares the basic strategy the "basic" claims (and
+	// the main game's "side-bet-optimal" one) are published under: a
+	// built-in strategy name (`fairhold math --strategy`) or a rules file
+	// relative to the suite (docs/math.md). None by default: those claims
+	// are then not decided.
+	BasicStrategy string `json:"basic_strategy"`
 }
 
 // ReplayParams are the parameters of replay.
@@ -191,6 +198,11 @@ var claimStrategies = []string{rtp.StrategyOptimal, rtp.StrategyBasic, rtp.Strat
 func validMath(p *MathParams) error {
 	if p.Strategies != nil && len(p.Strategies) == 0 {
 		return &Error{Field: "strategies", Err: fmt.Errorf("empty: leave it out for every claim")}
+	}
+	if p.BasicStrategy != "" && !slices.Contains(strategy.Names(), p.BasicStrategy) {
+		if err := checkPath(p.BasicStrategy); err != nil {
+			return &Error{Field: "basic_strategy", Err: fmt.Errorf("%v, or a built-in strategy (%s)", err, strings.Join(strategy.Names(), ", "))}
+		}
 	}
 	if p.Claims != nil && len(p.Claims) == 0 {
 		return &Error{Field: "claims", Err: fmt.Errorf("empty: leave it out for every claim")}

@@ -17,6 +17,7 @@ import (
 	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/certify/report"
 	"github.com/fairhold/fairhold/certify/rtp"
+	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
 )
@@ -236,6 +237,11 @@ func (e *env) hashArtefacts() ([]report.Subject, error) {
 	for i, r := range s.Requirements {
 		if rp, ok := r.params.(*ReplayParams); ok && rp.ManifestKey != "" {
 			if err := single("manifest_key", fmt.Sprintf("requirements[%d].params.manifest_key", i), rp.ManifestKey); err != nil {
+				return nil, err
+			}
+		}
+		if mp, ok := r.params.(*MathParams); ok && mp.BasicStrategy != "" && !slices.Contains(strategy.Names(), mp.BasicStrategy) {
+			if err := single("basic_strategy", fmt.Sprintf("requirements[%d].params.basic_strategy", i), mp.BasicStrategy); err != nil {
 				return nil, err
 			}
 		}

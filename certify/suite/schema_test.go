@@ -340,6 +340,7 @@ func TestMalformedSuitesInvalidUnderBoth(t *testing.T) {
 		"alpha out of range":    strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"stats-decks","params":{"alpha":1}}`, 1),
 		"nist bits not bytes":   strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"nist-raw","params":{"bits":400001}}`, 1),
 		"repeated strategy":     strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"math-claims","params":{"strategies":["basic","basic"]}}`, 1),
+		"basic strategy path":   strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"math-claims","params":{"basic_strategy":"../basic.txt"}}`, 1),
 		"decks too few":         strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"stats-scheme","params":{"decks":10}}`, 1),
 		"params of another one": strings.Replace(good, `"check":"replay","params":{"currencies":{"ETH":18}}`, `"check":"vectors","params":{"alpha":0.01}}`, 1),
 	} {

@@ -310,16 +310,25 @@ func TestRunReturnChecksPartialSolution(t *testing.T) {
 	solve := func(ctx context.Context, q hand.Value, workers int) (*exact.Solution, error) {
 		return exact.Solve(ctx, q, exact.Options{Flops: flops, Workers: workers})
 	}
+	require.NoError(t, os.WriteFile(filepath.Join(op.dir, "basic.txt"), []byte("call if pair or better\notherwise fold\n"), 0o644))
 	doc := `{"name":"rtp","game":"casino-holdem","profile":"casino-holdem","artefacts":{"logs":["logs"]},"requirements":[
-{"id":"math.claims","text":"published RTP reproduced","check":"math-claims"},
+{"id":"math.claims","text":"published RTP reproduced","check":"math-claims","params":{"basic_strategy":"basic.txt"}},
 {"id":"rtp.observed","text":"observed RTP inside its interval","check":"rtp-observed"},
 {"id":"rtp.decisions","text":"returns agree with the decisions' expectations","check":"rtp-decisions"}]}`
 	res, err := Run(context.Background(), op.suite(t, doc), Options{Solve: solve})
 	require.NoError(t, err)
 	st := statuses(res)
 	assert.Equal(t, report.NotTested, st["math.claims"], "a partial solution decides no claim")
+	assert.Equal(t, []string{"basic.txt"}, res.Requirements[0].Evidence.Subjects)
 	assert.Equal(t, report.Pass, st["rtp.observed"], "%s", res.Requirements[1].Evidence.Summary)
 	assert.Equal(t, report.Pass, st["rtp.decisions"], "%s", res.Requirements[2].Evidence.Summary)
+	// A rules file that does not parse is malformed input naming it.
+	require.NoError(t, os.WriteFile(filepath.Join(op.dir, "basic.txt"), []byte("call if lucky\notherwise fold\n"), 0o644))
+	_, err = Run(context.Background(), op.suite(t, doc), Options{Solve: solve})
+	var e *Error
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, "basic.txt", e.File)
+
 	ch := res.Requirements[1].Evidence.Charts
 	require.Len(t, ch, 1)
 	assert.Equal(t, report.ChartSeries, ch[0].Kind)
