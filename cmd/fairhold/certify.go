@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 	"github.com/spf13/cobra"
 
 	"github.com/fairhold/fairhold/certify/report"
@@ -141,7 +142,7 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	} else if err != nil {
 		return err
 	}
-	if err := writeRenderings(o.out, st, o.force); err != nil {
+	if err := writeRenderings(o.out, st, env, o.force); err != nil {
 		return err
 	}
 
@@ -159,17 +160,20 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	return nil
 }
 
-// writeRenderings writes the report's files for people and for CI next to
-// report.json: report.html, report.xml (JUnit) and summary.md, made from
-// the statement by certify/report (engineer "html", #16).
+// writeRenderings writes the report's pages next to report.json:
+// report.html, report.xml (JUnit) and summary.md, drawn from the statement
+// and its envelope by certify/report (engineer "html", #16).
 //
-// CALL SITE FOR THE LEAD: the renderer is not on main as this is written.
-// Once it is, write its files here, each through atomicfile as report.json
-// is (replace: force), e.g.
-//
-//	for _, f := range report.Render(st) { atomicfile.Write(filepath.Join(dir, f.Name), f.Data, 0o644, force) }
-func writeRenderings(dir string, st *report.Statement, force bool) error {
-	_, _, _ = dir, st, force
+// CALL SITE FOR THE LEAD: the renderer is not on main as this is written
+// (it is on i16-html: report.RenderHTML(st, env), report.RenderJUnit(st),
+// report.RenderSummary(st, env), and the page names reportHTMLName,
+// reportJUnitName, reportSummaryName in cmd/fairhold/report.go). Once it is
+// merged, draw the three pages here and write each with
+// atomicfile.Write(filepath.Join(dir, name), data, 0o644, force), as
+// runReportRender does; a malformed statement cannot reach here
+// (report.NewStatement validated it).
+func writeRenderings(dir string, st *report.Statement, env *dsse.Envelope, force bool) error {
+	_, _, _, _ = dir, st, env, force
 	return nil
 }
 
