@@ -279,6 +279,8 @@ func TestRenderWithoutCharts(t *testing.T) {
 			assert.Contains(t, string(html), `id="verdict-word">`+tc.verdict+`<`)
 			assert.NotContains(t, string(html), "<svg")
 			assert.Contains(t, string(html), "<strong>Not signed</strong>")
+			assert.Contains(t, string(html), `<p class="when">Dated 2026-03-01 12:00:00 UTC</p>`)
+			assert.NotContains(t, string(md), "Signed")
 			assert.Contains(t, string(md), tc.verdict)
 			require.NoError(t, xml.Unmarshal(junit, new(junitSuites)))
 		})

@@ -33,9 +33,8 @@ func RenderSummary(st *Statement, env *dsse.Envelope) ([]byte, error) {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Signed %s", f.SignedAt)
 	if f.Signed {
-		b.WriteString(" by ")
+		fmt.Fprintf(&b, "Signed %s by ", f.SignedAt)
 		for i, s := range f.Signatures {
 			if i > 0 {
 				b.WriteString(", ")
@@ -43,7 +42,7 @@ func RenderSummary(st *Statement, env *dsse.Envelope) ([]byte, error) {
 			fmt.Fprintf(&b, "%s key `%s`", s.Algorithm, s.KeyID)
 		}
 	} else {
-		b.WriteString(" (this summary was drawn from an unsigned statement)")
+		fmt.Fprintf(&b, "Dated %s; not signed: this summary was drawn from an unsigned statement", f.SignedAt)
 	}
 	fmt.Fprintf(&b, ". %s", mdEscape(f.Tool))
 	if f.Revision != "" {
