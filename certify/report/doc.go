@@ -14,6 +14,16 @@
 // calls [ParseEnvelope], [Verify] with the public keys it requires, then
 // [Verification.CheckSubjects] on the directory of the artefacts.
 //
+// # Pages
+//
+// Beside report.json, [RenderHTML] draws report.html (one self-contained
+// page for people: the verdict first, each requirement with its evidence
+// and the figures of its [Evidence.Charts] as inline SVG, no script, no
+// load), [RenderJUnit] report.xml (JUnit XML for CI) and [RenderSummary]
+// summary.md. They are not signed and say so; the same statement and
+// envelope give the same bytes. [UnverifiedStatement] reads the statement
+// of a report whose keys are not at hand, for drawing its pages.
+//
 // # Encoding
 //
 //   - The envelope is DSSE v1: payloadType [PayloadType], the statement's

@@ -22,7 +22,7 @@ func newReportCmd() *cobra.Command {
 		Short: "Signed certification reports",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newReportVerifyCmd(), newReportSignCmd())
+	cmd.AddCommand(newReportVerifyCmd(), newReportRenderCmd(), newReportSignCmd())
 	return cmd
 }
 
@@ -176,6 +176,131 @@ func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
 		return errVerificationFailed
 	}
 	return nil
+}
+
+type reportRenderOptions struct {
+	out   string
+	keys  []string
+	force bool
+}
+
+// The pages report render writes, as fairhold certify writes them beside
+// report.json.
+const (
+	reportHTMLName    = "report.html"
+	reportJUnitName   = "report.xml"
+	reportSummaryName = "summary.md"
+)
+
+func newReportRenderCmd() *cobra.Command {
+	var o reportRenderOptions
+	cmd := &cobra.Command{
+		Use:   "render REPORT [--out DIR] [--key PUB ...]",
+		Short: "Draw a report's pages: report.html, report.xml (JUnit), summary.md",
+		Long: `Draw the pages of a signed certification report, report.json, as fairhold
+certify draws them: report.html (one self-contained page for people, with the
+verdict, each requirement, its evidence and charts), report.xml (JUnit XML for
+CI) and summary.md (a short Markdown summary). They are written to --out
+(default: the report's directory), each whole or not at all; existing pages
+are replaced only with --force.
+
+Without --key the report's signatures are NOT verified: the pages show what
+report.json says, whoever wrote it. The page names the SHA-256 of report.json
+so that a reader can match it with the file, and says how to verify it. With
+--key, every key given must have signed the report, as with report verify
+(the artefacts' digests are not checked here); a report that does not verify
+is not drawn.
+
+Exit codes: 0 written, 3 a required signature failed, 2 malformed input (an
+edited or truncated report, a key of the wrong type, a page that exists
+without --force), 1 an I/O error.`,
+		Example: `  fairhold report render out/cert/report.json
+  fairhold report render report.json --key lab.pub --out pages/ --force`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReportRender(cmd, args[0], o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "", "the directory to write the pages to (default: the report's directory)")
+	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several (default: no verification)")
+	f.BoolVar(&o.force, "force", false, "replace existing pages")
+	return cmd
+}
+
+func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) error {
+	keys := make([]*report.PublicKey, len(o.keys))
+	for i, p := range o.keys {
+		k, err := report.ReadPublicKey(p)
+		if err != nil {
+			return reportInputError(p, err)
+		}
+		keys[i] = k
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	env, err := report.ParseEnvelope(data)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	var st *report.Statement
+	verified := "signatures not verified"
+	if len(keys) > 0 {
+		v, err := report.Verify(env, keys...)
+		switch {
+		case errors.Is(err, report.ErrSignature):
+			return printVerification(cmd.OutOrStdout(), v, false)
+		case errors.Is(err, report.ErrDuplicateKey):
+			return usageErrorf("--key: %v", err)
+		case err != nil:
+			return reportInputError(path, err)
+		}
+		st, verified = v.Statement, "signatures verified"
+	} else if st, err = report.UnverifiedStatement(env); err != nil {
+		return reportInputError(path, err)
+	}
+	html, err := report.RenderHTML(st, env)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	junit, err := report.RenderJUnit(st)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	summary, err := report.RenderSummary(st, env)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	dir := o.out
+	if dir == "" {
+		dir = filepath.Dir(path)
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("failed to read the output directory: %w", err)
+	} else if !fi.IsDir() {
+		return usageErrorf("--out: %s is not a directory", dir)
+	}
+	pages := []struct {
+		name string
+		data []byte
+	}{{reportHTMLName, html}, {reportJUnitName, junit}, {reportSummaryName, summary}}
+	if !o.force {
+		for _, p := range pages {
+			if _, err := os.Lstat(filepath.Join(dir, p.name)); err == nil {
+				return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace the pages)", filepath.Join(dir, p.name))
+			}
+		}
+	}
+	for _, p := range pages {
+		if err := atomicfile.Write(filepath.Join(dir, p.name), p.data, 0o644, o.force); errors.Is(err, fs.ErrExist) {
+			return usageErrorf("--out: %v; refusing to overwrite (--force to replace the pages)", err)
+		} else if err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintf(cmd.OutOrStdout(), "pages written to %s: %s, %s, %s (verdict %s; %s)\n",
+		dir, reportHTMLName, reportJUnitName, reportSummaryName, st.Predicate.Verdict, verified)
+	return err
 }
 
 type reportSignOptions struct {

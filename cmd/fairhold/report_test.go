@@ -232,3 +232,57 @@ func TestReportSign(t *testing.T) {
 	_, _, code = runCLI("report", "sign", "--key", f.labKey, "--out", f.report, "--force", "--requirement", "x:passed:y", "profile.json")
 	assert.Equal(t, 2, code)
 }
+
+func TestReportRender(t *testing.T) {
+	f := newReportFixture(t)
+	out, stderr, code := runCLI("report", "render", f.report)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "verdict incomplete; signatures not verified")
+	pages := map[string][]byte{}
+	for _, name := range []string{"report.html", "report.xml", "summary.md"} {
+		data, err := os.ReadFile(filepath.Join(f.dir, name))
+		require.NoError(t, err, name)
+		pages[name] = data
+	}
+	assert.Contains(t, string(pages["report.html"]), `id="verdict-word">Incomplete<`)
+	assert.Contains(t, string(pages["report.xml"]), `<testcase name="every logged round re-settles" classname="replay.resettle"`)
+	assert.Contains(t, string(pages["summary.md"]), "# fairhold certification: Incomplete")
+
+	// The pages are not replaced without --force; with it, and with the
+	// keys that signed, they are the same bytes.
+	_, stderr, code = runCLI("report", "render", f.report)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--force")
+	other := t.TempDir()
+	out, stderr, code = runCLI("report", "render", f.report, "--key", f.labPub, "--key", f.regPub, "--out", other)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "signatures verified")
+	for name, want := range pages {
+		got, err := os.ReadFile(filepath.Join(other, name))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), name)
+	}
+
+	// A key that did not sign: nothing is drawn, exit 3.
+	_, stderr, code = runCLI("keys", "new", "--out", filepath.Join(f.dir, "operator"))
+	require.Equal(t, 0, code, stderr)
+	empty := t.TempDir()
+	out, _, code = runCLI("report", "render", f.report, "--key", filepath.Join(f.dir, "operator.pub"), "--out", empty)
+	assert.Equal(t, 3, code)
+	assert.Contains(t, out, "MISSING")
+	entries, err := os.ReadDir(empty)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+
+	// A truncated report: exit 2 naming the file.
+	data, err := os.ReadFile(f.report)
+	require.NoError(t, err)
+	cut := filepath.Join(empty, "cut.json")
+	require.NoError(t, os.WriteFile(cut, data[:len(data)/2], 0o644))
+	_, stderr, code = runCLI("report", "render", cut, "--out", empty)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "cut.json")
+	_, stderr, code = runCLI("report", "render", f.report, "--out", filepath.Join(f.dir, "profile.json"), "--force")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "not a directory")
+}

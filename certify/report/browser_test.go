@@ -1,0 +1,227 @@
+package report
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The browser test opens report.html in headless Chromium, as a reader
+// would from a disk, with the network cut off, and checks what a reader
+// sees: the verdict, every chart drawn with a size, nothing loaded but the
+// page, nothing refused by the page's Content-Security-Policy, no
+// horizontal scrolling on a phone. It saves a screenshot.
+//
+// Without a Chromium binary, or with -short, the test is skipped, unless
+// FAIRHOLD_BROWSER_TEST=require (as .ci/report-browser sets it): then a
+// missing browser fails it. FAIRHOLD_CHROMIUM names the binary (default: chromium,
+// chromium-browser, google-chrome on PATH). FAIRHOLD_SCREENSHOT_DIR names a
+// directory to save screenshots in: report-full.png (the whole page) and
+// report-screenshot.png (its top, down to the first figure: the one of
+// docs/).
+
+// chromiumPath returns the browser to drive, or "".
+func chromiumPath() string {
+	if p := os.Getenv("FAIRHOLD_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// chartBox is what the page reports of one drawn chart.
+type chartBox struct {
+	ID     string  `json:"id"`
+	Label  string  `json:"label"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Shapes int     `json:"shapes"`
+}
+
+func TestHTMLInChromium(t *testing.T) {
+	required := os.Getenv("FAIRHOLD_BROWSER_TEST") == "require"
+	if testing.Short() && !required {
+		t.Skip("no browser in -short mode")
+	}
+	exe := chromiumPath()
+	if exe == "" {
+		if required {
+			t.Fatal("no Chromium found (FAIRHOLD_BROWSER_TEST=require): install Debian's chromium, or set FAIRHOLD_CHROMIUM")
+		}
+		t.Skip("no Chromium found: install Debian's chromium (or set FAIRHOLD_CHROMIUM) to open report.html in a browser")
+	}
+	st := sampleStatement(t)
+	env, err := Sign(st, labKey(t), regulatorKey(t))
+	require.NoError(t, err)
+	html, err := RenderHTML(st, env)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	require.NoError(t, os.WriteFile(file, html, 0o644))
+	pageURL := (&url.URL{Scheme: "file", Path: file}).String()
+	wantCharts := 0
+	for _, r := range st.Predicate.Requirements {
+		wantCharts += len(r.Evidence.Charts)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1100, 900),
+		// No network: every host resolves to nothing and every proxied
+		// request goes to a closed port, besides what the page's CSP says.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
+		chromedp.ProxyServer("127.0.0.1:9"),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+
+	var mu sync.Mutex
+	var requests, problems []string
+	blocked := map[network.RequestID]network.BlockedReason{}
+	urls := map[network.RequestID]string{}
+	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, ev.Request.URL)
+			urls[ev.RequestID] = ev.Request.URL
+		case *network.EventLoadingFailed:
+			blocked[ev.RequestID] = ev.BlockedReason
+		case *log.EventEntryAdded:
+			problems = append(problems, string(ev.Entry.Level)+" "+string(ev.Entry.Source)+": "+ev.Entry.Text)
+		}
+	}))
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(pageURL), chromedp.WaitReady(chromedp.CSS("#verdict-word"))))
+
+	verdict, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#verdict-word').innerText`))
+	require.NoError(t, err)
+	assert.Equal(t, "Refused", verdict)
+	why, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#verdict .why').innerText`))
+	require.NoError(t, err)
+	assert.Contains(t, why, "replay.resettle")
+
+	// The verdict is the first thing the page shows: nothing but the
+	// masthead above it.
+	verdictTop, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`document.querySelector('#verdict').getBoundingClientRect().top`))
+	require.NoError(t, err)
+	assert.Less(t, verdictTop, 200.0, "the verdict is at the top of the page")
+
+	// The style sheet passed the CSP (it is what draws the verdict's band).
+	border, err := chromedp.Run(bctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#verdict')).borderLeftWidth`))
+	require.NoError(t, err)
+	assert.Equal(t, "10px", border, "the page's style sheet applies")
+
+	const chartsJS = `Array.from(document.querySelectorAll('svg.chart')).map(s => {
+		const r = s.getBoundingClientRect();
+		return {id: s.closest('figure').id, label: s.getAttribute('aria-label') || '', width: r.width, height: r.height,
+			shapes: s.querySelectorAll('rect, path, polyline, line, circle').length};
+	})`
+	charts, err := chromedp.Run(bctx, chromedp.Evaluate[[]chartBox](chartsJS))
+	require.NoError(t, err)
+	require.Len(t, charts, wantCharts, "one drawn chart per chart of the statement")
+	for _, c := range charts {
+		assert.Greater(t, c.Width, 100.0, "chart %s has a width", c.ID)
+		assert.Greater(t, c.Height, 50.0, "chart %s has a height", c.ID)
+		assert.Greater(t, c.Shapes, 3, "chart %s draws something", c.ID)
+		assert.NotEmpty(t, c.Label, "chart %s has an accessible name", c.ID)
+	}
+	tables, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.querySelectorAll('figure details table').length`))
+	require.NoError(t, err)
+	assert.Equal(t, wantCharts, tables, "every chart has its data table")
+
+	full, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	require.Greater(t, len(full), 1000)
+	// The top of the page, down to its first figure, for the docs.
+	bottom, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`document.querySelector('figure').getBoundingClientRect().bottom + window.scrollY + 16`))
+	require.NoError(t, err)
+	top, err := chromedp.Call(bctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Clip:                  &page.Viewport{Width: 1100, Height: bottom, Scale: 1},
+		CaptureBeyondViewport: new(true),
+	})
+	require.NoError(t, err)
+	if dir := os.Getenv("FAIRHOLD_SCREENSHOT_DIR"); dir != "" {
+		for name, png := range map[string][]byte{"report-full.png": full, "report-screenshot.png": top.Data} {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+			t.Logf("screenshot: %s (%d bytes)", filepath.Join(dir, name), len(png))
+		}
+	}
+
+	// On a phone's width the page does not scroll sideways, and the
+	// charts still have a size.
+	require.NoError(t, chromedp.Do(bctx, chromedp.EmulateViewport(390, 844)))
+	overflow, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth - document.documentElement.clientWidth`))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, overflow, 0.0, "no horizontal scrolling at 390 px")
+	charts, err = chromedp.Run(bctx, chromedp.Evaluate[[]chartBox](chartsJS))
+	require.NoError(t, err)
+	for _, c := range charts {
+		assert.Greater(t, c.Width, 100.0, "chart %s has a width on a phone", c.ID)
+		assert.Greater(t, c.Height, 30.0, "chart %s has a height on a phone", c.ID)
+	}
+
+	mu.Lock()
+	require.NotEmpty(t, requests, "the browser reported the page's request")
+	for _, u := range requests {
+		assert.Equal(t, pageURL, u, "the page loads nothing but itself")
+	}
+	for _, p := range problems {
+		if strings.Contains(p, "Content Security Policy") || strings.HasPrefix(p, "error") {
+			t.Errorf("browser log: %s", p)
+		}
+	}
+	requests, problems = nil, nil
+	clear(urls)
+	mu.Unlock()
+
+	// The policy holds: a script and a remote image slipped into the page
+	// neither run nor load, and the browser says why.
+	tampered := strings.Replace(string(html), "<main>",
+		`<main><script>document.title = "script ran"</script><img src="https://example.com/pixel.png" alt="">`, 1)
+	file2 := filepath.Join(dir, "tampered.html")
+	require.NoError(t, os.WriteFile(file2, []byte(tampered), 0o644))
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: file2}).String()),
+		chromedp.WaitReady(chromedp.CSS("#verdict-word"))))
+	title, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.title`))
+	require.NoError(t, err)
+	assert.NotEqual(t, "script ran", title, "the CSP forbids scripts")
+	mu.Lock()
+	defer mu.Unlock()
+	remote := 0
+	for id, u := range urls {
+		if strings.Contains(u, "example.com") {
+			remote++
+			assert.Equal(t, network.BlockedReasonCsp, blocked[id], "the CSP blocks the remote image")
+		}
+	}
+	assert.Equal(t, 1, remote, "the browser reported the remote image")
+	assert.Contains(t, strings.Join(problems, "\n"), "Content Security Policy", "the browser reports the refused script and image")
+}
