@@ -52,10 +52,14 @@ the report names them relative to it, and 'fairhold report verify
 DIR/report.json --subjects THAT_DIR' checks them. A requirement whose artefact
 is not given is not tested.
 
+Beside report.json it writes the report's pages, as 'fairhold report render'
+draws them: report.html (for people, with the charts), report.xml (JUnit, for
+CI) and summary.md.
+
 Every --key signs (Ed25519 or ML-DSA-65 private keys from 'fairhold keys new').
 --time sets the signing time (default now): the same inputs and --time give the
-same report.json, byte for byte. The report is written under a temporary name
-and renamed; an existing report is replaced only with --force.
+same files, byte for byte. Each file is written under a temporary name and
+renamed; an existing report is replaced only with --force.
 
 --json prints the predicate (the report layer's report.Predicate): the verdict,
 every requirement and its evidence.
@@ -108,8 +112,12 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		signers[i] = k
 	}
 	reportPath := filepath.Join(o.out, "report.json")
-	if _, err := os.Stat(reportPath); err == nil && !o.force {
-		return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace it)", reportPath)
+	if !o.force {
+		for _, name := range certifyFiles {
+			if p := filepath.Join(o.out, name); fileExists(p) {
+				return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace the report)", p)
+			}
+		}
 	}
 
 	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: cmd.ErrOrStderr()})
@@ -134,16 +142,21 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	if err != nil {
 		return err
 	}
+	pages, err := reportPages(st, env)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", o.out, err)
 	}
-	if err := atomicfile.Write(reportPath, data, 0o644, o.force); errors.Is(err, fs.ErrExist) {
-		return usageErrorf("--out: %v; refusing to overwrite (--force to replace it)", err)
-	} else if err != nil {
-		return err
-	}
-	if err := writeRenderings(o.out, st, env, o.force); err != nil {
-		return err
+	// Each file whole or not at all; report.json, the one that decides,
+	// first.
+	for _, f := range append([]certifyFile{{"report.json", data}}, pages...) {
+		if err := atomicfile.Write(filepath.Join(o.out, f.name), f.data, 0o644, o.force); errors.Is(err, fs.ErrExist) {
+			return usageErrorf("--out: %v; refusing to overwrite (--force to replace the report)", err)
+		} else if err != nil {
+			return err
+		}
 	}
 
 	w := cmd.OutOrStdout()
@@ -160,22 +173,33 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	return nil
 }
 
-// writeRenderings writes the report's pages next to report.json:
-// report.html, report.xml (JUnit) and summary.md, drawn from the statement
-// and its envelope by certify/report (engineer "html", #16).
-//
-// CALL SITE FOR THE LEAD: the renderer is not on main as this is written
-// (it is on i16-html: report.RenderHTML(st, env), report.RenderJUnit(st),
-// report.RenderSummary(st, env), and the page names reportHTMLName,
-// reportJUnitName, reportSummaryName in cmd/fairhold/report.go). Once it is
-// merged, draw the three pages here and write each with
-// atomicfile.Write(filepath.Join(dir, name), data, 0o644, force), as
-// runReportRender does; a malformed statement cannot reach here
-// (report.NewStatement validated it).
-func writeRenderings(dir string, st *report.Statement, env *dsse.Envelope, force bool) error {
-	_, _, _, _ = dir, st, env, force
-	return nil
+// reportPages draws the report's pages from the statement and its
+// envelope (certify/report): report.html, report.xml (JUnit) and
+// summary.md, as 'fairhold report render' draws them.
+func reportPages(st *report.Statement, env *dsse.Envelope) ([]certifyFile, error) {
+	html, err := report.RenderHTML(st, env)
+	if err != nil {
+		return nil, err
+	}
+	junit, err := report.RenderJUnit(st)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := report.RenderSummary(st, env)
+	if err != nil {
+		return nil, err
+	}
+	return []certifyFile{{reportHTMLName, html}, {reportJUnitName, junit}, {reportSummaryName, summary}}, nil
 }
+
+// certifyFile is one file certify writes into --out.
+type certifyFile struct {
+	name string
+	data []byte
+}
+
+// certifyFiles are the names of the files certify writes.
+var certifyFiles = []string{"report.json", reportHTMLName, reportJUnitName, reportSummaryName}
 
 // loadCertifySuite returns the suite of the file argument or of --suite
 // with the artefact flags.
@@ -261,8 +285,14 @@ func printCertification(w io.Writer, st *report.Statement, path string, sigs int
 			fmt.Fprintf(&b, "           %s\n", r.Evidence.Summary)
 		}
 	}
-	fmt.Fprintf(&b, "\nverdict: %s (%d requirements, %d subjects, %d signatures)\nreport:  %s\n",
-		strings.ToUpper(string(st.Predicate.Verdict)), len(st.Predicate.Requirements), len(st.Subject), sigs, path)
+	fmt.Fprintf(&b, "\nverdict: %s (%d requirements, %d subjects, %d signatures)\nreport:  %s (signed), with %s, %s and %s beside it\n",
+		strings.ToUpper(string(st.Predicate.Verdict)), len(st.Predicate.Requirements), len(st.Subject), sigs, path,
+		reportHTMLName, reportJUnitName, reportSummaryName)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

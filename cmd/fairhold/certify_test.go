@@ -222,11 +222,16 @@ func TestCertifyDeterministicAndUsage(t *testing.T) {
 	assert.Equal(t, report.VerdictIncomplete, p.Verdict)
 	_, code = lab.certify(t, suite, "b", "--workers", "1")
 	assert.Equal(t, 3, code)
-	a, err := os.ReadFile(filepath.Join(lab.dir, "a", "report.json"))
+	for _, name := range certifyFiles {
+		a, err := os.ReadFile(filepath.Join(lab.dir, "a", name))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(lab.dir, "b", name))
+		require.NoError(t, err)
+		assert.Equal(t, string(a), string(b), "%s: same inputs and --time, same bytes", name)
+	}
+	html, err := os.ReadFile(filepath.Join(lab.dir, "a", reportHTMLName))
 	require.NoError(t, err)
-	b, err := os.ReadFile(filepath.Join(lab.dir, "b", "report.json"))
-	require.NoError(t, err)
-	assert.Equal(t, string(a), string(b), "same inputs and --time, same bytes")
+	assert.Contains(t, string(html), "<svg", "the charts are drawn")
 
 	key := filepath.Join(lab.dir, "lab.key")
 	_, stderr, code := runCLI("certify", suite, "--out", filepath.Join(lab.dir, "a"), "--key", key)
@@ -252,8 +257,10 @@ func TestCertifyDeterministicAndUsage(t *testing.T) {
 			_, stderr, code := runCLI("certify", p, "--out", out, "--key", tc.key)
 			assert.Equal(t, 2, code, stderr)
 			assert.Contains(t, stderr, tc.want)
-			_, err := os.Stat(filepath.Join(out, "report.json"))
-			assert.True(t, os.IsNotExist(err), "nothing written")
+			for _, name := range certifyFiles {
+				_, err := os.Stat(filepath.Join(out, name))
+				assert.True(t, os.IsNotExist(err), "nothing written: %s", name)
+			}
 		})
 	}
 
