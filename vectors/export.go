@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Inputs: what an operator's engine receives to be certified
@@ -214,20 +213,6 @@ func InputFiles() ([]File, error) {
 			return nil, err
 		}
 		out = append(out, File{Name: KindRules + "/" + v.ID + ".json", Data: b})
-	}
-	return out, nil
-}
-
-// Names returns the name of every embedded vector, "fairness/ID" then
-// "rules/ID", each sorted by id.
-func Names() ([]string, error) {
-	files, err := InputFiles()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = strings.TrimSuffix(f.Name, ".json")
 	}
 	return out, nil
 }

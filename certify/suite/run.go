@@ -87,6 +87,9 @@ type env struct {
 // cancelling ctx stops the exact solution.
 func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 	e := &env{ctx: ctx, s: s, opts: opts, names: map[string][]string{}}
+	if err := s.decodeParams(); err != nil {
+		return nil, err
+	}
 	if err := e.loadProfile(); err != nil {
 		return nil, err
 	}
@@ -332,4 +335,26 @@ func solveCached(ctx context.Context, q hand.Value, workers int) (*exact.Solutio
 	}
 	lastSolution.q, lastSolution.sol = q, sol
 	return sol, nil
+}
+
+// decodeParams decodes the parameters of requirements not made by Parse
+// (a Suite built in Go), and checks their checks exist.
+func (s *Suite) decodeParams() error {
+	for i := range s.Requirements {
+		r := &s.Requirements[i]
+		f := fmt.Sprintf("requirements[%d]", i)
+		c, ok := checks[r.Check]
+		if !ok {
+			return inputErr(s.file, f+".check", "%q: want one of %v", r.Check, CheckNames())
+		}
+		if r.params != nil {
+			continue
+		}
+		p, err := c.params(r.Params)
+		if err != nil {
+			return within(s.file, f+".params", err)
+		}
+		r.params = p
+	}
+	return nil
 }

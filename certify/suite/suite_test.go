@@ -363,3 +363,17 @@ func TestDocAnswerExamples(t *testing.T) {
 		assert.True(t, found, "%s is a vector", a.Vector)
 	}
 }
+
+// A suite built in Go rather than parsed: its parameters are decoded by
+// Run, an unknown check is an error, not a panic.
+func TestRunSuiteBuiltInGo(t *testing.T) {
+	op := newOperator(t, 100, "")
+	s := op.suite(t, shortSuite)
+	s.Requirements = []Requirement{{ID: "replay.resettle", Text: "every logged round re-settles", Check: CheckReplay}}
+	res, err := Run(context.Background(), s, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, report.Pass, res.Requirements[0].Status)
+	s.Requirements = []Requirement{{ID: "x", Text: "t", Check: "nonsense"}}
+	_, err = Run(context.Background(), s, Options{})
+	assert.ErrorIs(t, err, ErrInput)
+}
