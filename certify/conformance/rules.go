@@ -46,23 +46,29 @@ func RunRules() ([]RulesResult, error) {
 // VectorProfile returns the vector's profile: the built-in with the
 // vector's JSON merge patch (RFC 7386) applied, then parsed strictly.
 func VectorProfile(v vectors.RulesVector) (*profile.Profile, error) {
-	p, err := profile.Builtin(v.Profile)
+	return patchedProfile(v.Profile, v.ProfilePatch)
+}
+
+// patchedProfile returns the built-in profile name with the merge patch
+// applied (none when patch is empty).
+func patchedProfile(name string, patch json.RawMessage) (*profile.Profile, error) {
+	p, err := profile.Builtin(name)
 	if err != nil {
 		return nil, err
 	}
-	if len(v.ProfilePatch) == 0 {
+	if len(patch) == 0 {
 		return p, nil
 	}
-	var doc, patch any
+	var doc, mp any
 	if err := json.Unmarshal(p.Canonical(), &doc); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.ProfilePatch))
+	dec := json.NewDecoder(bytes.NewReader(patch))
 	dec.UseNumber()
-	if err := dec.Decode(&patch); err != nil {
+	if err := dec.Decode(&mp); err != nil {
 		return nil, fmt.Errorf("profile_patch: %w", err)
 	}
-	b, err := json.Marshal(mergePatch(doc, patch))
+	b, err := json.Marshal(mergePatch(doc, mp))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package nist
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -339,4 +341,33 @@ func BenchmarkTests(b *testing.B) {
 			}
 		})
 	}
+}
+
+func TestRunBytesReport(t *testing.T) {
+	// Two sequences of MinBits bits from a counter-mode SHA-256 stream.
+	n := MinBits / 8
+	data := make([]byte, 0, 2*n+5)
+	for i := 0; len(data) < 2*n+5; i++ {
+		h := sha256.Sum256([]byte{byte(i), byte(i >> 8), byte(i >> 16)})
+		data = append(data, h[:]...)
+	}
+	data = data[:2*n+5]
+	runs, err := RunBytes(data, MinBits, 2, 1, DefaultParams(), nil)
+	require.NoError(t, err)
+	require.Len(t, runs, 2)
+	want, err := Run(FromBytes(nil, data[n:2*n]), DefaultParams())
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(want), fmt.Sprint(runs[1]))
+	rep, err := NewReport("test", runs, MinBits, 0.01)
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Sequences)
+	assert.Nil(t, rep.Tests[0].Uniformity, "too few sequences for the uniformity rule")
+	b, err := json.Marshal(rep)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"uniformity":null`)
+
+	_, err = RunBytes(data, MinBits, 3, 1, DefaultParams(), nil)
+	assert.Error(t, err, "the data holds two sequences")
+	_, err = RunBytes(data, MinBits+4, 1, 1, DefaultParams(), nil)
+	assert.Error(t, err, "not whole bytes")
 }

@@ -49,7 +49,7 @@ func chiTest(name, family string, stat float64, df int) Test {
 
 // report turns the counts into the battery's tests and applies the policy.
 func report(cfg Config, c *counts, deckFP, seedFP []uint64, withSmall bool) *Report {
-	r := &Report{Decks: cfg.Decks, Alpha: cfg.Alpha, Policy: Policy}
+	r := &Report{Decks: cfg.Decks, Alpha: cfg.Alpha, Policy: Policy, Positions: &c.pos}
 	n := float64(cfg.Decks)
 	var ts []Test
 
@@ -117,7 +117,11 @@ func report(cfg Config, c *counts, deckFP, seedFP []uint64, withSmall bool) *Rep
 	pairs := n * (n - 1) / 2
 	lambda := pairs * (math.Exp2(-64) + math.Exp(-lgamma(53)))
 	ts = append(ts, countTest("collisions/decks", countRepeats(deckFP), lambda))
-	ts = append(ts, countTest("collisions/seeds", countRepeats(seedFP), pairs*math.Exp2(-64)))
+	if seedFP != nil {
+		ts = append(ts, countTest("collisions/seeds", countRepeats(seedFP), pairs*math.Exp2(-64)))
+	} else {
+		r.Notes = append(r.Notes, "repeated seeds left out: the decks come without seeds")
+	}
 	invalid := c.invalid + c.smallInvalid
 	vp := 1.0
 	if invalid > 0 {

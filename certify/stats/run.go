@@ -189,6 +189,9 @@ func Run(src Source, cfg Config) (*Report, error) {
 			total.serial[c] += edges[k-1].last[c] * edges[k].first[c]
 		}
 	}
+	if sl, ok := src.(Seedless); ok && sl.Seedless() {
+		seedFP = nil
+	}
 	return report(cfg, total, deckFP, seedFP, withSmall), nil
 }
 

@@ -126,6 +126,10 @@ type Report struct {
 	// Notes lists tests that were left out and why.
 	Notes []string `json:"notes,omitempty"`
 	Pass  bool     `json:"pass"`
+	// Positions are the card-by-position counts of the full decks
+	// ([position][card], both 0..51), for figures; not in the JSON, which
+	// holds the tests on them. Nil for the log battery.
+	Positions *[DeckSize][DeckSize]uint64 `json:"-"`
 }
 
 // Failed returns the tests that did not pass.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/certify/rtp"
 	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/hand"
@@ -72,6 +73,7 @@ profile of that name. Exit status 3 when a checked claim fails.`,
 
 // mathGame is a profile turned into the engine's parameters.
 type mathGame struct {
+	game      *rtp.Game
 	prof      *profile.Profile
 	params    exact.Params
 	qualifier hand.Value
@@ -80,48 +82,13 @@ type mathGame struct {
 }
 
 // mathParams converts a Casino Hold'em profile into the engine's
-// parameters, in antes and without the payout cap.
+// parameters, in antes and without the payout cap (rtp.NewGame).
 func mathParams(p *profile.Profile) (*mathGame, error) {
-	c := p.Casino
-	if c == nil {
-		return nil, fmt.Errorf("profile %s: game %s has no Casino Hold'em settings", p.Name, p.Game)
+	g, err := rtp.NewGame(p)
+	if err != nil {
+		return nil, err
 	}
-	if !c.CallPushWhenDealerNotQualified {
-		return nil, fmt.Errorf("profile %s: casino.call_push_when_dealer_not_qualified=false is not supported by the math engine", p.Name)
-	}
-	g := &mathGame{prof: p, qualifier: c.DealerQualifier.Value()}
-	par := exact.Params{CallMultiple: c.CallMultiple}
-	// Hands below ante_min_hand pay ante_below_min_hand_pays. The engine
-	// pays by category, so a category the minimum splits must pay the same
-	// on both sides.
-	minAnte := c.AnteMinHand.Value()
-	for _, cat := range hand.Categories() {
-		lo, hi := hand.MinOfCategory(cat), hand.MinOfCategory(cat)+hand.Value(hand.ClassCount(cat)-1)
-		switch {
-		case hi < minAnte:
-			par.AntePays[cat-1] = c.AnteBelowMinHandPays
-		case lo >= minAnte:
-			par.AntePays[cat-1] = c.AntePaytable.Pays(cat)
-		case c.AntePaytable.Pays(cat) == c.AnteBelowMinHandPays:
-			par.AntePays[cat-1] = c.AnteBelowMinHandPays
-		default:
-			return nil, fmt.Errorf("profile %s: casino.ante_min_hand %s splits %s, which then pays %d or %d; the math engine pays by category",
-				p.Name, c.AnteMinHand, cat, c.AntePaytable.Pays(cat), c.AnteBelowMinHandPays)
-		}
-	}
-	par.BonusMin = hand.MinOfCategory(hand.RoyalFlush)
-	if b := c.Bonus; b != nil {
-		g.hasBonus, g.forfeit = true, b.ForfeitOnFold
-		par.BonusMin = b.MinHand.Value()
-		for _, cat := range hand.Categories() {
-			par.BonusPays[cat-1] = b.Paytable.Pays(cat)
-		}
-	}
-	if err := par.Validate(); err != nil {
-		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
-	}
-	g.params = par
-	return g, nil
+	return &mathGame{game: g, prof: p, params: g.Params, qualifier: g.Qualifier, hasBonus: g.HasBonus, forfeit: g.Forfeit}, nil
 }
 
 func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
@@ -492,69 +459,34 @@ func addCap(rep *mathReport, g *mathGame, sol *exact.Solution) error {
 	return nil
 }
 
-// checkClaims checks each published RTP claim to its precision. The
-// "basic" claims, and the main game's "side-bet-optimal" one, are decided
-// under the declared strategy sr (byDefault: the built-in one fairhold
-// chose); without it they are skipped.
+// checkClaims checks each published RTP claim to its precision
+// (rtp.Figures). The "basic" claims, and the main game's
+// "side-bet-optimal" one, are decided under the declared strategy sr
+// (byDefault: the built-in one fairhold chose); without it they are
+// skipped.
 func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool) []mathClaim {
-	out := []mathClaim{}
-	under := ""
-	if sr != nil {
-		under = fmt.Sprintf("strategy %s (sha256 %.16s)", sr.Name, sr.SHA256)
-		if byDefault {
-			under += ", fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
-		}
+	f := rtp.Figures{Game: g.game, Optimal: o, Basic: sr}
+	if byDefault {
+		f.BasicNote = "fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
 	}
+	out := []mathClaim{}
 	for _, cl := range g.prof.RTPClaims {
 		mc := mathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
-		var fig *big.Rat
-		switch {
-		case partial:
-			mc.Note = "partial run: not checked"
-		case cl.Bet == "main" && cl.Strategy == "optimal" && cl.Denominator == "ante+call":
-			fig = o.RTPTotalWager()
-		case cl.Bet == "main" && cl.Strategy == "optimal" && cl.Denominator == "ante":
-			fig = o.RTPAnte()
-		case cl.Bet == "aa-bonus" && cl.Strategy == "optimal" && g.hasBonus:
-			fig = o.BonusRTPForfeit()
-			if !g.forfeit {
-				fig = o.BonusRTPCollectAll()
-			}
-			mc.Note = "AA Bonus forfeited on a fold, main-game optimal strategy"
-		case cl.Bet == "aa-bonus" && cl.Strategy == "side-bet-optimal" && g.hasBonus:
-			fig = o.BonusRTPCollectAll()
-			mc.Note = "every bonus win collected (the player calls on every bonus win)"
-		case (cl.Strategy == "basic" || cl.Strategy == "side-bet-optimal") && sr == nil:
-			mc.Note = "the rules do not define the basic strategy and none was evaluated"
-		case cl.Bet == "main" && cl.Strategy == "basic" && cl.Denominator == "ante+call":
-			fig, mc.Note = sr.Outcome.RTPTotalWager(), "under "+under
-		case cl.Bet == "main" && cl.Strategy == "basic" && cl.Denominator == "ante":
-			fig, mc.Note = sr.Outcome.RTPAnte(), "under "+under
-		case cl.Bet == "main" && cl.Strategy == "side-bet-optimal" && cl.Denominator == "ante+call":
-			fig, mc.Note = sr.SideBetOptimal.Outcome.RTPTotalWager(), "call on every bonus win, otherwise "+under
-		case cl.Bet == "main" && cl.Strategy == "side-bet-optimal" && cl.Denominator == "ante":
-			fig, mc.Note = sr.SideBetOptimal.Outcome.RTPAnte(), "call on every bonus win, otherwise "+under
-		case cl.Bet == "aa-bonus" && cl.Strategy == "basic" && g.hasBonus:
-			fig = sr.Outcome.BonusRTPForfeit()
-			mc.Note = "AA Bonus forfeited on a fold, " + under
-			if !g.forfeit {
-				fig, mc.Note = sr.Outcome.BonusRTPCollectAll(), "AA Bonus paid whatever the player does"
-			}
-		default:
-			mc.Note = "no such figure"
-		}
-		if fig == nil {
-			mc.Status = claimSkip
+		if partial {
+			mc.Note, mc.Status = "partial run: not checked", claimSkip
 			out = append(out, mc)
 			continue
 		}
-		pct := new(big.Rat).Mul(fig, big.NewRat(100, 1))
-		mc.Computed = pct.FloatString(cl.Decimals)
-		mc.ComputedExact = pct.FloatString(cl.Decimals + 6)
-		mc.Pass = mc.Computed == cl.Percent
-		mc.Status = claimFail
-		if mc.Pass {
-			mc.Status = claimPass
+		fig, note := f.Claim(cl)
+		c := rtp.Decide(cl, fig, note)
+		mc.Computed, mc.ComputedExact, mc.Note = c.Computed, c.ComputedExact, c.Note
+		switch c.Status {
+		case rtp.ClaimPass:
+			mc.Pass, mc.Status = true, claimPass
+		case rtp.ClaimFail:
+			mc.Status = claimFail
+		default:
+			mc.Status = claimSkip
 		}
 		out = append(out, mc)
 	}

@@ -28,7 +28,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 verification failed or findings present.`,
 		newSimulateCmd(), newReplayCmd(), newProfileCmd(),
 		// Test labs.
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
-		newKeysCmd(), newReportCmd(),
+		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
 		newVersionCmd(),
 	)
 	return root

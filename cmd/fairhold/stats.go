@@ -281,19 +281,6 @@ suite fails.`,
 	return cmd
 }
 
-// nistJSON is the JSON form of one assessment; Uniformity is null when
-// there were too few sequences for the uniformity rule.
-type nistJSON struct {
-	Name       string   `json:"name"`
-	Sequences  int      `json:"sequences"`
-	Passed     int      `json:"passed"`
-	Proportion float64  `json:"proportion"`
-	Low        float64  `json:"low"`
-	High       float64  `json:"high"`
-	Uniformity *float64 `json:"uniformity"`
-	Pass       bool     `json:"pass"`
-}
-
 func runStatsNIST(cmd *cobra.Command, o *statsNISTOptions) error {
 	if o.sequences < 1 {
 		return usageErrorf("--sequences %d: want at least 1", o.sequences)
@@ -328,20 +315,14 @@ func runStatsNIST(cmd *cobra.Command, o *statsNISTOptions) error {
 	pass := sum.Pass
 	out := cmd.OutOrStdout()
 	if o.asJSON {
-		tests := make([]nistJSON, len(as))
-		for i, a := range as {
-			tests[i] = nistJSON{Name: a.Name, Sequences: a.Sequences, Passed: a.Passed,
-				Proportion: a.Proportion, Low: a.Low, High: a.High, Pass: a.Pass}
-			if !math.IsNaN(a.Uniformity) {
-				u := a.Uniformity
-				tests[i].Uniformity = &u
-			}
+		rep, err := nist.NewReport(source, runs, o.bits, o.alpha)
+		if err != nil {
+			return err
 		}
-		err = writeJSON(out, map[string]any{
-			"source": source, "sequences": len(runs), "bits": o.bits, "alpha": o.alpha,
-			"policy": nistPolicy, "tests": tests, "failed": sum.Failed,
-			"expected_failures": sum.Expected, "p_failures": sum.P, "pass": pass,
-		})
+		err = writeJSON(out, rep)
+		if err != nil {
+			return err
+		}
 	} else {
 		err = printNIST(out, source, runs, as, o, sum)
 	}
@@ -353,10 +334,6 @@ func runStatsNIST(cmd *cobra.Command, o *statsNISTOptions) error {
 	}
 	return nil
 }
-
-const nistPolicy = "NIST SP 800-22 second-level rules per reported P-value: proportion of sequences with P >= alpha " +
-	"within (1-alpha) -/+ 3 sqrt(alpha(1-alpha)/m); from 55 sequences, uniformity P-value_T >= 0.0001; " +
-	"the suite fails when the number of failed rules has probability < alpha under the null (Poisson-binomial)"
 
 // nistASCII reads --sequences sequences of --bits bits from an ASCII file.
 func nistASCII(o *statsNISTOptions, p nist.Params, done func()) ([][]nist.Result, error) {
@@ -385,7 +362,7 @@ func nistASCII(o *statsNISTOptions, p nist.Params, done func()) ([][]nist.Result
 
 func printNIST(w io.Writer, source string, runs [][]nist.Result, as []nist.Assessment, o *statsNISTOptions, sum nist.Summary) error {
 	fmt.Fprintf(w, "NIST SP 800-22 rev. 1a: %s, %d sequences of %d bits\npolicy: %s (alpha %g)\n\n",
-		source, len(runs), o.bits, nistPolicy, o.alpha)
+		source, len(runs), o.bits, nist.Policy, o.alpha)
 	single := len(runs) == 1
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if single {

@@ -1,0 +1,109 @@
+package suite
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/fairhold/fairhold/certify/report"
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/currency"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/manifest"
+	"github.com/fairhold/fairhold/replay/money"
+	"github.com/fairhold/fairhold/replay/replayer"
+)
+
+// checkReplay replays the logs, as `fairhold replay --profile` does with
+// the suite's profile: every round re-dealt from its seeds and
+// re-settled, the rounds checked against each other and the datasets
+// against their manifests. It passes when there is no finding. Result:
+// [replayer.Summary], whose Seconds is left 0 so that the report does not
+// depend on the machine. Figure: the findings by code, with the money
+// they concern per currency.
+func checkReplay(e *env, r *Requirement) (result, error) {
+	p := r.params.(*ReplayParams)
+	if len(e.s.Artefacts.Logs) == 0 {
+		return notTested("no round log: the suite names none (artefacts.logs)")
+	}
+	subjects := []string{"logs", "profile"}
+	var key ed25519.PublicKey
+	if p.ManifestKey != "" {
+		subjects = append(subjects, "manifest_key")
+		k, err := manifest.LoadPublicKey(e.path(p.ManifestKey))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return result{}, fmt.Errorf("failed to read %s: %w", e.path(p.ManifestKey), err)
+			}
+			return result{}, &Error{File: p.ManifestKey, Err: err}
+		}
+		key = k
+	}
+	currencies, err := currency.NewTable(p.Currencies)
+	if err != nil {
+		return result{}, err
+	}
+	rules, err := audit.NewRulebook(e.prof)
+	if err != nil {
+		return result{}, err
+	}
+	paths := e.logPaths()
+	bars := map[finding.Code]*report.Bar{}
+	opts := replayer.Options{
+		Workers:    e.opts.Workers,
+		Config:     &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
+		Currencies: currencies,
+		Manifests:  replayer.LoadManifests(paths, key),
+		Findings: func(f *finding.Finding) error {
+			b := bars[f.Code]
+			if b == nil {
+				b = &report.Bar{Label: string(f.Code)}
+				bars[f.Code] = b
+			}
+			b.Count++
+			if f.Difference != nil && f.Currency != "" {
+				if b.Amount == nil {
+					b.Amount = map[string]int64{}
+				}
+				if s, err := money.Add(b.Amount[f.Currency], *f.Difference); err == nil {
+					b.Amount[f.Currency] = s
+				}
+			}
+			return nil
+		},
+	}
+	sum, err := replayer.Run(paths, opts)
+	if err != nil {
+		return result{}, e.logsError(err)
+	}
+	sum.Seconds = 0
+	res := result{status: report.Pass, value: sum, subjects: subjects}
+	n := sum.FindingsTotal()
+	res.summary = fmt.Sprintf("%d rounds replayed, %d findings", sum.Rounds, n)
+	if n > 0 {
+		res.status = report.Fail
+		codes := slices.Sorted(maps.Keys(sum.Findings))
+		parts := make([]string, len(codes))
+		for i, c := range codes {
+			parts[i] = fmt.Sprintf("%s %d", c, sum.Findings[c])
+		}
+		res.summary += ": " + strings.Join(parts, ", ")
+		chart := report.Chart{Kind: report.ChartBars, Title: "findings by code, and the money they concern (actual - expected, minor units)"}
+		for _, c := range codes {
+			b := bars[c]
+			if b == nil { // counted, but not handed to the callback
+				b = &report.Bar{Label: string(c), Count: sum.Findings[c]}
+			}
+			chart.Bars = append(chart.Bars, *b)
+		}
+		res.charts = []report.Chart{chart}
+	}
+	if len(sum.Warnings) > 0 {
+		res.summary += fmt.Sprintf("; %d warnings (what the replay could not check)", len(sum.Warnings))
+	}
+	return res, nil
+}

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/certify/report"
+	"github.com/fairhold/fairhold/certify/suite"
+	"github.com/fairhold/fairhold/replay/atomicfile"
+)
+
+type certifyOptions struct {
+	suite   string
+	out     string
+	keys    []string
+	at      string
+	workers int
+	force   bool
+	asJSON  bool
+	// The artefacts of a built-in suite.
+	logs     []string
+	answers  string
+	decks    string
+	raw      string
+	strategy string
+}
+
+func newCertifyCmd() *cobra.Command {
+	var o certifyOptions
+	cmd := &cobra.Command{
+		Use:   "certify [SUITE.json] --out DIR --key KEY [--key KEY ...]",
+		Short: "Run a certification suite and write the signed report",
+		Long: `Run a certification suite (docs/suite-format.md) and write DIR/report.json, the
+signed report (docs/report-format.md): a DSSE envelope of an in-toto statement
+whose subjects are every certified artefact by SHA-256 and whose predicate holds
+each requirement with its status (pass, fail, not-tested) and its evidence.
+
+The suite is a file, SUITE.json, whose paths are relative to it; or a built-in
+suite, --suite NAME (` + strings.Join(suite.Names(), ", ") + `), whose artefacts are
+given with --logs, --answers, --decks-file, --raw and --strategy, relative to
+the current directory. Either way the artefacts must lie under that directory:
+the report names them relative to it, and 'fairhold report verify
+DIR/report.json --subjects THAT_DIR' checks them. A requirement whose artefact
+is not given is not tested.
+
+Beside report.json it writes the report's pages, as 'fairhold report render'
+draws them: report.html (for people, with the charts), report.xml (JUnit, for
+CI) and summary.md.
+
+Every --key signs (Ed25519 or ML-DSA-65 private keys from 'fairhold keys new').
+--time sets the signing time (default now): the same inputs and --time give the
+same files, byte for byte. Each file is written under a temporary name and
+renamed; an existing report is replaced only with --force.
+
+--json prints the predicate (the report layer's report.Predicate): the verdict,
+every requirement and its evidence.
+
+Exit codes: 0 certified (verdict pass), 3 verdict fail or incomplete, 2 usage
+or malformed input (the file and field are named), 1 I/O error.`,
+		Example: `  fairhold certify suite.json --out cert/ --key lab.key --time 2026-03-01T12:00:00Z
+  fairhold certify --suite casino-holdem --logs day1/ --answers answers.jsonl --decks-file decks.txt --out cert/ --key lab.key --key regulator.key`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCertify(cmd, args, &o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.suite, "suite", "", "a built-in suite instead of a file: "+strings.Join(suite.Names(), ", "))
+	f.StringVar(&o.out, "out", "", "write report.json (and the report's other files) to this directory")
+	f.StringArrayVar(&o.keys, "key", nil, "a private key (.key) that signs the report; repeat for several")
+	f.StringVar(&o.at, "time", "", "the signing time, RFC 3339 (default: now)")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default: all cores); the report does not depend on it")
+	f.BoolVar(&o.force, "force", false, "replace an existing report")
+	f.BoolVar(&o.asJSON, "json", false, "print the predicate as JSON")
+	f.StringArrayVar(&o.logs, "logs", nil, "--suite: a round log (dataset directory or file); repeat for several")
+	f.StringVar(&o.answers, "answers", "", "--suite: the engine's answer file (docs/suite-format.md)")
+	f.StringVar(&o.decks, "decks-file", "", "--suite: the operator's decks, one deck a line")
+	f.StringVar(&o.raw, "raw", "", "--suite: the operator's raw RNG bytes, for NIST SP 800-22")
+	f.StringVar(&o.strategy, "strategy", "", "--suite: the declared strategy file ('fairhold math --strategy-out')")
+	_ = cmd.MarkFlagRequired("out")
+	_ = cmd.MarkFlagRequired("key")
+	return cmd
+}
+
+func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
+	s, err := loadCertifySuite(cmd, args, o)
+	if err != nil {
+		return err
+	}
+	signedAt := time.Now()
+	if o.at != "" {
+		if signedAt, err = time.Parse(time.RFC3339, o.at); err != nil {
+			return usageErrorf("--time %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", o.at)
+		}
+	}
+	if o.workers < 0 {
+		return usageErrorf("--workers %d: want 0 (all cores) or more", o.workers)
+	}
+	signers := make([]report.Signer, len(o.keys))
+	for i, p := range o.keys {
+		k, err := report.ReadPrivateKey(p)
+		if err != nil {
+			return reportInputError(p, err)
+		}
+		signers[i] = k
+	}
+	reportPath := filepath.Join(o.out, "report.json")
+	if !o.force {
+		for _, name := range certifyFiles {
+			if p := filepath.Join(o.out, name); fileExists(p) {
+				return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace the report)", p)
+			}
+		}
+	}
+
+	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: cmd.ErrOrStderr()})
+	if err != nil {
+		if errors.Is(err, suite.ErrInput) {
+			return usageError(err)
+		}
+		return err
+	}
+	st, err := report.NewStatement(res.Subjects, res.Requirements, report.BuildTool(version), signedAt)
+	if err != nil {
+		return err
+	}
+	env, err := report.Sign(st, signers...)
+	if errors.Is(err, report.ErrDuplicateKey) {
+		return usageErrorf("--key: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	data, err := report.MarshalEnvelope(env)
+	if err != nil {
+		return err
+	}
+	pages, err := reportPages(st, env)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", o.out, err)
+	}
+	// Each file whole or not at all; report.json, the one that decides,
+	// first.
+	for _, f := range append([]certifyFile{{"report.json", data}}, pages...) {
+		if err := atomicfile.Write(filepath.Join(o.out, f.name), f.data, 0o644, o.force); errors.Is(err, fs.ErrExist) {
+			return usageErrorf("--out: %v; refusing to overwrite (--force to replace the report)", err)
+		} else if err != nil {
+			return err
+		}
+	}
+
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		if err := writeJSON(w, st.Predicate); err != nil {
+			return err
+		}
+	} else if err := printCertification(w, st, reportPath, len(env.Signatures)); err != nil {
+		return err
+	}
+	if st.Predicate.Verdict != report.VerdictPass {
+		return errVerificationFailed
+	}
+	return nil
+}
+
+// reportPages draws the report's pages from the statement and its
+// envelope (certify/report): report.html, report.xml (JUnit) and
+// summary.md, as 'fairhold report render' draws them.
+func reportPages(st *report.Statement, env *dsse.Envelope) ([]certifyFile, error) {
+	html, err := report.RenderHTML(st, env)
+	if err != nil {
+		return nil, err
+	}
+	junit, err := report.RenderJUnit(st)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := report.RenderSummary(st, env)
+	if err != nil {
+		return nil, err
+	}
+	return []certifyFile{{reportHTMLName, html}, {reportJUnitName, junit}, {reportSummaryName, summary}}, nil
+}
+
+// certifyFile is one file certify writes into --out.
+type certifyFile struct {
+	name string
+	data []byte
+}
+
+// certifyFiles are the names of the files certify writes.
+var certifyFiles = []string{"report.json", reportHTMLName, reportJUnitName, reportSummaryName}
+
+// loadCertifySuite returns the suite of the file argument or of --suite
+// with the artefact flags.
+func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*suite.Suite, error) {
+	artefactFlags := []string{"logs", "answers", "decks-file", "raw", "strategy"}
+	switch {
+	case len(args) == 1 && o.suite != "":
+		return nil, usageErrorf("give a suite file or --suite, not both")
+	case len(args) == 1:
+		for _, f := range artefactFlags {
+			if cmd.Flags().Changed(f) {
+				return nil, usageErrorf("--%s: the suite file names its artefacts; the artefact flags go with --suite", f)
+			}
+		}
+		s, err := suite.Load(args[0])
+		if errors.Is(err, suite.ErrInput) {
+			return nil, usageError(err)
+		}
+		return s, err
+	case o.suite == "":
+		return nil, usageErrorf("give a suite file, or --suite with one of %s", strings.Join(suite.Names(), ", "))
+	}
+	s, err := suite.Builtin(o.suite, ".")
+	if err != nil {
+		return nil, usageError(fmt.Errorf("--suite: %w", err))
+	}
+	var a suite.Artefacts
+	for _, l := range o.logs {
+		p, err := localPath("--logs", l)
+		if err != nil {
+			return nil, err
+		}
+		a.Logs = append(a.Logs, p)
+	}
+	for _, f := range []struct {
+		flag, value string
+		dst         *string
+	}{
+		{"--answers", o.answers, &a.Answers}, {"--decks-file", o.decks, &a.Decks},
+		{"--raw", o.raw, &a.Raw}, {"--strategy", o.strategy, &a.Strategy},
+	} {
+		if f.value == "" {
+			continue
+		}
+		p, err := localPath(f.flag, f.value)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = p
+	}
+	if err := s.SetArtefacts(a); err != nil {
+		return nil, usageError(err)
+	}
+	return s, nil
+}
+
+// localPath returns p relative to the current directory, slash-separated,
+// or a usage error when it lies outside it.
+func localPath(flag, p string) (string, error) {
+	rel := filepath.Clean(p)
+	if filepath.IsAbs(rel) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		if rel, err = filepath.Rel(wd, rel); err != nil {
+			return "", usageErrorf("%s %s: %v", flag, p, err)
+		}
+	}
+	if !filepath.IsLocal(rel) {
+		return "", usageErrorf("%s %s: outside the current directory; run fairhold from a directory that holds every artefact (the report names them relative to it)", flag, p)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// printCertification prints each requirement and the verdict.
+func printCertification(w io.Writer, st *report.Statement, path string, sigs int) error {
+	var b strings.Builder
+	for _, r := range st.Predicate.Requirements {
+		status := map[report.Status]string{report.Pass: "PASS", report.Fail: "FAIL", report.NotTested: "NOT TESTED"}[r.Status]
+		fmt.Fprintf(&b, "%-10s %s: %s\n", status, r.ID, r.Text)
+		if r.Evidence.Summary != "" {
+			fmt.Fprintf(&b, "           %s\n", r.Evidence.Summary)
+		}
+	}
+	fmt.Fprintf(&b, "\nverdict: %s (%d requirements, %d subjects, %d signatures)\nreport:  %s (signed), with %s, %s and %s beside it\n",
+		strings.ToUpper(string(st.Predicate.Verdict)), len(st.Predicate.Requirements), len(st.Subject), sigs, path,
+		reportHTMLName, reportJUnitName, reportSummaryName)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
