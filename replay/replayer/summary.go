@@ -197,9 +197,43 @@ func (g *moneySums) add(m *roundMoney) bool {
 	return true
 }
 
+// addSmall adds m's amounts without checking each sum, when neither the
+// sums' totals nor m's reach 2^62 (every bet's amount is at most its
+// total's, and two amounts below 2^62 sum below 2^63); it reports whether
+// it did. The checked add does the rest.
+func (g *moneySums) addSmall(m *roundMoney) bool {
+	const half = 1 << 62
+	if g.wagered[iTotal] >= half || g.returned[iTotal] >= half || m.wagered[iTotal] >= half || m.returned[iTotal] >= half {
+		return false
+	}
+	for b := range numBets {
+		g.wagered[b] += m.wagered[b]
+		g.returned[b] += m.returned[b]
+	}
+	return true
+}
+
 // addSums adds a unit's sums o, unless a total would overflow.
 func (g *moneySums) addSums(o *moneySums) bool {
 	return !o.overflow && g.add(&roundMoney{wagered: o.wagered, returned: o.returned})
+}
+
+// put adds a stake w and its return ret to bet b and to the total; it
+// reports false when a sum would overflow int64. A negative amount is left
+// out (the reader reports it).
+func (m *roundMoney) put(b int, w, ret int64) bool {
+	if w < 0 || ret < 0 {
+		return true
+	}
+	// The operands are not negative, so a sum past 2^63 - 1 wraps to a
+	// negative number.
+	wb, rb := m.wagered[b]+w, m.returned[b]+ret
+	wt, rt := m.wagered[iTotal]+w, m.returned[iTotal]+ret
+	if wb < 0 || rb < 0 || wt < 0 || rt < 0 {
+		return false
+	}
+	m.wagered[b], m.returned[b], m.wagered[iTotal], m.returned[iTotal] = wb, rb, wt, rt
+	return true
 }
 
 // roundMoney is one round's stakes and returns by bet type.
@@ -209,30 +243,14 @@ type roundMoney struct {
 	leftOut           bool  // its own sums overflow int64
 }
 
-// set computes r's amounts. Negative amounts are left out (the reader
-// reports them). When a sum overflows int64 it returns the field and the
-// sum, for the AMOUNT_OVERFLOW finding.
+// set computes r's amounts into m, whose amounts are zero. Negative
+// amounts are left out (the reader reports them). When a sum overflows
+// int64 it returns the field and the sum, for the AMOUNT_OVERFLOW finding.
 func (m *roundMoney) set(r *round.Round) (field, sum string, ok bool) {
-	*m = roundMoney{key: m.key}
-	put := func(b int, w, ret int64) bool {
-		if w < 0 || ret < 0 {
-			return true
-		}
-		for _, i := range [2]int{b, iTotal} {
-			var err error
-			if m.wagered[i], err = money.Add(m.wagered[i], w); err != nil {
-				return false
-			}
-			if m.returned[i], err = money.Add(m.returned[i], ret); err != nil {
-				return false
-			}
-		}
-		return true
-	}
 	for i := range r.Boxes {
 		b := &r.Boxes[i]
-		if !put(iAnte, b.Ante, b.AnteReturn) || !put(iCall, b.Call, b.CallReturn) ||
-			((b.Bonus != 0 || b.BonusReturn != 0) && !put(iBonus, b.Bonus, b.BonusReturn)) {
+		if !m.put(iAnte, b.Ante, b.AnteReturn) || !m.put(iCall, b.Call, b.CallReturn) ||
+			((b.Bonus != 0 || b.BonusReturn != 0) && !m.put(iBonus, b.Bonus, b.BonusReturn)) {
 			return fmt.Sprintf("boxes[%d]", i), "the round's stakes or returns summed over its boxes", false
 		}
 	}
@@ -263,7 +281,7 @@ func (m *roundMoney) set(r *round.Round) (field, sum string, ok bool) {
 		if err != nil {
 			return "double.pots", "the pots' amounts and the rake, or the pots' shares", false
 		}
-		if !put(iPot, min(in, pots), out) {
+		if !m.put(iPot, min(in, pots), out) {
 			return "double.pots", "the hand's chips", false
 		}
 	}
@@ -412,7 +430,7 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 				Detail: what + " overflow int64: the round is left out of the totals",
 			})
 		}
-	} else if !sums.overflow && !sums.add(m) {
+	} else if !sums.overflow && !sums.addSmall(m) && !sums.add(m) {
 		sums.overflow = true
 	}
 	ti := u.table(r.Game, r.TableID)
