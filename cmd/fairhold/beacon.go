@@ -10,16 +10,6 @@ import (
 	"github.com/fairhold/fairhold/fairness/beacon"
 )
 
-// beaconOutput is the JSON of `fairhold beacon verify`.
-type beaconOutput struct {
-	Valid       bool   `json:"valid"`
-	Chain       string `json:"chain"`
-	Round       uint64 `json:"round"`
-	PublishedAt string `json:"published_at"`
-	Randomness  string `json:"randomness,omitempty"`
-	Detail      string `json:"detail,omitempty"`
-}
-
 func newBeaconCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "beacon",
@@ -65,7 +55,7 @@ Exit codes: 0 valid, 3 invalid, 2 malformed input.`,
 			if err := c.CheckRound(round); err != nil {
 				return usageErrorf("--round: %v", err)
 			}
-			o := beaconOutput{Chain: c.Name, Round: round, PublishedAt: c.RoundTime(round).Format(time.RFC3339)}
+			o := beacon.Verdict{Chain: c.Name, Round: round, PublishedAt: c.RoundTime(round).Format(time.RFC3339)}
 			r, err := c.Verify(round, s, p)
 			switch {
 			case errors.Is(err, beacon.ErrInput):

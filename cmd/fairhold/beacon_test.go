@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/fairhold/fairhold/fairness/beacon"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +31,7 @@ func TestBeaconVerify(t *testing.T) {
 			}
 			out, stderr, code := runCLI(append(args, "--signature", tt.sig)...)
 			require.Equal(t, 0, code, stderr)
-			var o beaconOutput
+			var o beacon.Verdict
 			require.NoError(t, json.Unmarshal([]byte(out), &o))
 			assert.True(t, o.Valid)
 			assert.Equal(t, tt.rand, o.Randomness)
@@ -38,7 +39,7 @@ func TestBeaconVerify(t *testing.T) {
 			for _, i := range []int{0, 33, len(tt.sig) - 1} {
 				out, _, code = runCLI(append(args, "--signature", flip(tt.sig, i))...)
 				assert.Equal(t, 3, code, "nibble %d", i)
-				var bad beaconOutput
+				var bad beacon.Verdict
 				require.NoError(t, json.Unmarshal([]byte(out), &bad))
 				assert.False(t, bad.Valid)
 				assert.Empty(t, bad.Randomness)
@@ -48,7 +49,7 @@ func TestBeaconVerify(t *testing.T) {
 	// Round times: quicknet round 1000 = genesis 1692803367 + 999*3 s.
 	out, _, code := runCLI("beacon", "verify", "--chain", "quicknet", "--round", "1000", "--signature", quicknetSig, "--json")
 	require.Equal(t, 0, code)
-	var o beaconOutput
+	var o beacon.Verdict
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.Equal(t, "2023-08-23T15:59:24Z", o.PublishedAt)
 }

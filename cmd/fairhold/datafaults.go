@@ -23,15 +23,6 @@ import (
 	"github.com/fairhold/fairhold/replay/sim"
 )
 
-// datasetInjection is a line of faults.jsonl for a dataset fault: no round,
-// the file the finding names (relative to the dataset directory).
-type datasetInjection struct {
-	RoundID string       `json:"round_id"`
-	Fault   string       `json:"fault"`
-	Code    finding.Code `json:"code"`
-	File    string       `json:"file"`
-}
-
 // extraRounds is how many rounds the part of part-extra holds at most.
 const extraRounds = 200
 
@@ -78,8 +69,8 @@ func (d *datasetFaulter) firstRound(k int) int64 {
 // part-truncated to the last part not deleted, part-altered to the first
 // part neither deleted nor truncated, part-extra after the last part. It
 // returns the findings a replay must report.
-func (d *datasetFaulter) apply(names []string) ([]datasetInjection, error) {
-	var inj []datasetInjection
+func (d *datasetFaulter) apply(names []string) ([]sim.DatasetInjection, error) {
+	var inj []sim.DatasetInjection
 	taken := make([]bool, len(d.parts))
 	pick := func(last bool) int {
 		for k := range d.parts {
@@ -97,7 +88,7 @@ func (d *datasetFaulter) apply(names []string) ([]datasetInjection, error) {
 		if !slices.Contains(names, name) {
 			continue
 		}
-		var got []datasetInjection
+		var got []sim.DatasetInjection
 		var err error
 		switch name {
 		case sim.FaultPartMissing:
@@ -118,10 +109,10 @@ func (d *datasetFaulter) apply(names []string) ([]datasetInjection, error) {
 }
 
 // each lists one finding of code per file of part.
-func each(p *manifest.Part, fault string, code finding.Code) []datasetInjection {
-	var out []datasetInjection
+func each(p *manifest.Part, fault string, code finding.Code) []sim.DatasetInjection {
+	var out []sim.DatasetInjection
 	for _, f := range p.Files {
-		out = append(out, datasetInjection{Fault: fault, Code: code, File: f.Path})
+		out = append(out, sim.DatasetInjection{Fault: fault, Code: code, File: f.Path})
 	}
 	return out
 }
@@ -131,7 +122,7 @@ func (d *datasetFaulter) path(rel string) string {
 }
 
 // missing deletes the files of part k.
-func (d *datasetFaulter) missing(k int) ([]datasetInjection, error) {
+func (d *datasetFaulter) missing(k int) ([]sim.DatasetInjection, error) {
 	if k < 0 {
 		return nil, errors.New("no part left to delete")
 	}
@@ -146,7 +137,7 @@ func (d *datasetFaulter) missing(k int) ([]datasetInjection, error) {
 }
 
 // truncated re-writes part k with the first half of its rounds.
-func (d *datasetFaulter) truncated(k int) ([]datasetInjection, error) {
+func (d *datasetFaulter) truncated(k int) ([]sim.DatasetInjection, error) {
 	if k < 0 {
 		return nil, errors.New("no part left to truncate")
 	}
@@ -163,13 +154,13 @@ func (d *datasetFaulter) truncated(k int) ([]datasetInjection, error) {
 		return nil, err
 	}
 	d.removed = append(d.removed, [2]int64{d.firstRound(k) + int64(keep), d.firstRound(k) + p.Rounds})
-	return []datasetInjection{{Fault: sim.FaultPartTruncated, Code: finding.PartTruncated, File: p.Files[0].Path}}, nil
+	return []sim.DatasetInjection{{Fault: sim.FaultPartTruncated, Code: finding.PartTruncated, File: p.Files[0].Path}}, nil
 }
 
 // altered re-writes part k with the same rounds and other bytes: in row
 // groups of another size (Parquet), without its optional header line (JSON
 // Lines).
-func (d *datasetFaulter) altered(k int) ([]datasetInjection, error) {
+func (d *datasetFaulter) altered(k int) ([]sim.DatasetInjection, error) {
 	if k < 0 {
 		return nil, errors.New("no part left to alter")
 	}
@@ -229,7 +220,7 @@ func (d *datasetFaulter) changed(p *manifest.Part) (bool, error) {
 }
 
 // extra adds a part of rounds of another table and other players.
-func (d *datasetFaulter) extra() ([]datasetInjection, error) {
+func (d *datasetFaulter) extra() ([]sim.DatasetInjection, error) {
 	cfg := d.cfg
 	cfg.Seed ^= 0x9e3779b97f4a7c15
 	cfg.Rounds = min(cfg.Rounds, extraRounds)

@@ -182,33 +182,6 @@ func malformedFlag(err error) error {
 	return usageErrorf("--%s: %s", flag, me.Reason)
 }
 
-// dealOutput is the JSON of `fairhold deal`.
-type dealOutput struct {
-	Scheme           string    `json:"scheme"`
-	Game             string    `json:"game,omitempty"`
-	Nonce            uint64    `json:"nonce"`
-	BeaconRandomness string    `json:"beacon_randomness,omitempty"`
-	Cards            dealCards `json:"cards"`
-	Notes            []string  `json:"notes,omitempty"`
-}
-
-// dealCards holds the cards by position; only the game's positions are set.
-type dealCards struct {
-	Draws  []string   `json:"draws,omitempty"`  // no game layout
-	Player []string   `json:"player,omitempty"` // casino-holdem
-	Boxes  [][]string `json:"boxes,omitempty"`  // live-casino-holdem, box 1 first
-	Seats  []dealSeat `json:"seats,omitempty"`  // double-holdem, in dealing order
-	Dealer []string   `json:"dealer,omitempty"`
-	Flop   []string   `json:"flop,omitempty"`
-	Turn   string     `json:"turn,omitempty"`
-	River  string     `json:"river,omitempty"`
-}
-
-type dealSeat struct {
-	Seat  int      `json:"seat"`
-	Cards []string `json:"cards"`
-}
-
 func cardNames(idx []uint8) []string {
 	out := make([]string, len(idx))
 	for i, c := range idx {
@@ -218,30 +191,12 @@ func cardNames(idx []uint8) []string {
 }
 
 // splitCards arranges dealt cards by the round's layout.
-func splitCards(p parsedRound, dealt []uint8) (dealCards, error) {
-	names := cardNames(dealt)
-	if p.layout == nil {
-		return dealCards{Draws: names}, nil
-	}
-	cs, err := layout.Split(*p.layout, names)
-	if err != nil {
-		return dealCards{}, err
-	}
-	d := dealCards{Dealer: cs.Dealer, Flop: cs.Flop, Turn: cs.Turn, River: cs.River}
-	switch p.layout.Game {
-	case layout.CasinoHoldem:
-		d.Player = cs.Hands[0]
-	case layout.LiveCasinoHoldem:
-		d.Boxes = cs.Hands
-	case layout.DoubleHoldem:
-		for i, h := range cs.Hands {
-			d.Seats = append(d.Seats, dealSeat{Seat: p.seats[i], Cards: h})
-		}
-	}
-	return d, nil
+func splitCards(p parsedRound, dealt []uint8) (layout.Deal, error) {
+	return layout.NewDeal(p.layout, p.seats, cardNames(dealt))
 }
 
-func (d dealCards) writeText(w *strings.Builder) {
+// writeDealText prints d for people, one position a line.
+func writeDealText(w *strings.Builder, d layout.Deal) {
 	line := func(name string, cs ...string) { fmt.Fprintf(w, "%-8s %s\n", name+":", strings.Join(cs, " ")) }
 	if d.Draws != nil {
 		line("draws", d.Draws...)
@@ -311,7 +266,7 @@ an invalid beacon exits with status 3.`,
 			if err != nil {
 				return err
 			}
-			out := dealOutput{Scheme: p.scheme.Name(), Game: r.game, Nonce: p.claim.Nonce, Cards: cards, Notes: p.scheme.Properties().Notes}
+			out := check.Dealt{Scheme: p.scheme.Name(), Game: r.game, Nonce: p.claim.Nonce, Cards: cards, Notes: p.scheme.Properties().Notes}
 			if res.Randomness != nil {
 				out.BeaconRandomness = hex.EncodeToString(res.Randomness)
 			}
@@ -319,7 +274,7 @@ an invalid beacon exits with status 3.`,
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
 			var b strings.Builder
-			cards.writeText(&b)
+			writeDealText(&b, cards)
 			if out.BeaconRandomness != "" {
 				fmt.Fprintf(&b, "beacon randomness: %s\n", out.BeaconRandomness)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/vectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +21,7 @@ func TestDealStakeReference(t *testing.T) {
 	out, stderr, code := runCLI("deal", "--scheme", "stake-compat", "--server-seed", stakeSeed,
 		"--client-seed", "bb62964774", "--nonce", "1", "--count", "10", "--json")
 	require.Equal(t, 0, code, stderr)
-	var got dealOutput
+	var got check.Dealt
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Equal(t, []string{"Qd", "Ks", "6d", "Qh", "2h", "4s", "8h", "5d", "9c", "7h"}, got.Cards.Draws)
 	assert.Equal(t, "stake-compat", got.Scheme)
@@ -54,7 +55,7 @@ func TestDealMatchesVectors(t *testing.T) {
 		}
 		out, stderr, code := runCLI(args...)
 		require.Equal(t, 0, code, "%s: %s", v.ID, stderr)
-		var got dealOutput
+		var got check.Dealt
 		require.NoError(t, json.Unmarshal([]byte(out), &got))
 		l := v.Expected.Layout
 		switch v.Game {
@@ -82,13 +83,13 @@ func TestDealBeacon(t *testing.T) {
 		"--beacon-chain", "quicknet", "--beacon-round", "1000", "--json"}
 	out, stderr, code := runCLI(append(args, "--beacon-signature", quicknetSig)...)
 	require.Equal(t, 0, code, stderr)
-	var got dealOutput
+	var got check.Dealt
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Equal(t, "fe290beca10872ef2fb164d2aa4442de4566183ec51c56ff3cd603d930e54fdd", got.BeaconRandomness)
 	// Without the beacon the cards differ.
 	plain, _, code := runCLI("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--json")
 	require.Equal(t, 0, code)
-	var p dealOutput
+	var p check.Dealt
 	require.NoError(t, json.Unmarshal([]byte(plain), &p))
 	assert.NotEqual(t, p.Cards, got.Cards)
 	// An invalid beacon: exit 3.

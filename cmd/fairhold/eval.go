@@ -9,14 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type evalResult struct {
-	Cards     []string `json:"cards"`
-	Category  string   `json:"category"`
-	Value     int      `json:"value"`
-	CactusKev int      `json:"cactus_kev"`
-	BestFive  []string `json:"best_five"`
-}
-
 func newEvalCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -40,7 +32,7 @@ given as separate arguments or in one quoted, space- or comma-separated list.`,
 			if err != nil {
 				return err
 			}
-			res := evalResult{
+			res := hand.Evaluation{
 				Cards: card.Strings(cs), Category: v.Category().String(), Value: int(v),
 				CactusKev: v.CactusKev(), BestFive: card.Strings(best[:]),
 			}

@@ -61,7 +61,7 @@ func TestEvalGoodInput(t *testing.T) {
 
 			stdout, stderr, code = runCLI(append([]string{"eval", "--json"}, tc.args...)...)
 			require.Equal(t, exitOK, code, stderr)
-			var res evalResult
+			var res hand.Evaluation
 			require.NoError(t, json.Unmarshal([]byte(stdout), &res))
 			assert.Equal(t, tc.category, res.Category)
 			assert.Equal(t, int(want), res.Value)

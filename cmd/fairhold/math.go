@@ -181,7 +181,7 @@ type declaredStrategy struct {
 }
 
 // claimsResult is errVerificationFailed when a checked claim failed.
-func claimsResult(claims []mathClaim) error {
+func claimsResult(claims []rtp.MathClaim) error {
 	for _, c := range claims {
 		if c.Status == claimFail {
 			return errVerificationFailed
@@ -215,115 +215,9 @@ const (
 	claimSkip = "SKIP"
 )
 
-type mathClaim struct {
-	Name        string `json:"name"`
-	Bet         string `json:"bet"`
-	Strategy    string `json:"strategy"`
-	Denominator string `json:"denominator"`
-	Claimed     string `json:"claimed"`
-	// Computed is the exact figure rounded to the claim's precision;
-	// ComputedExact to 6 decimals more.
-	Computed      string `json:"computed,omitempty"`
-	ComputedExact string `json:"computed_exact,omitempty"`
-	Pass          bool   `json:"pass"`
-	Status        string `json:"status"`
-	Note          string `json:"note,omitempty"`
-}
-
-type mathBonus struct {
-	ForfeitOnFold bool `json:"forfeit_on_fold"`
-	// RTPCollectAll: every bonus win collected (the player calls on every
-	// bonus win), from the decision states; RTPCollectAllDirect: the same
-	// by direct count over the 2,598,960 five-card hands.
-	RTPCollectAll       float64 `json:"rtp_collect_all"`
-	RTPCollectAllExact  string  `json:"rtp_collect_all_exact"`
-	RTPCollectAllDirect string  `json:"rtp_collect_all_direct_exact"`
-	WinningHands        int64   `json:"winning_hands"`
-	// RTPForfeitOptimal: a fold forfeits the bonus, the player follows the
-	// main game's optimal strategy.
-	RTPForfeitOptimal      float64    `json:"rtp_forfeit_optimal"`
-	RTPForfeitOptimalExact string     `json:"rtp_forfeit_optimal_exact"`
-	Joint                  *mathJoint `json:"jointly_optimal,omitempty"`
-}
-
-// mathJoint is the strategy that maximises ANTE + CALL + AA Bonus when
-// the bonus stake is BonusRatio antes and a fold forfeits it.
-type mathJoint struct {
-	BonusRatio       string  `json:"bonus_ratio"`
-	Fold             int64   `json:"fold"`
-	RTPTotalWager    float64 `json:"rtp_total_wager"`
-	RTPAABonus       float64 `json:"rtp_aa_bonus"`
-	RTPCombined      float64 `json:"rtp_combined"`
-	RTPCombinedExact string  `json:"rtp_combined_exact"`
-	// FoldsChanged counts the (hole, flop) states (of 25,989,600) the
-	// bonus turns from fold into call.
-	FoldsChanged int64 `json:"states_changed_to_call"`
-}
-
-// mathCap says whether the live table's payout cap can bind.
-type mathCap struct {
-	MaxPayoutPerBox int64  `json:"max_payout_per_box"`
-	Scope           string `json:"scope"`
-	AnteMax         int64  `json:"ante_max"`
-	LargestWin      int64  `json:"largest_win_at_ante_max"`
-	CanBind         bool   `json:"can_bind"`
-	// BindsAbove gives, per category whose win the cap can reduce, the
-	// largest ante at which it does not bind.
-	BindsAbove map[string]int64 `json:"binds_above_ante,omitempty"`
-	// At the maximum ante, with the cap applied (optimal strategy for the
-	// capped payoffs).
-	RTPTotalWagerAtMax float64 `json:"rtp_total_wager_at_ante_max"`
-	RTPAnteAtMax       float64 `json:"rtp_ante_at_ante_max"`
-}
-
-type mathReport struct {
-	Game        string `json:"game"`
-	Profile     string `json:"profile"`
-	ProfileHash string `json:"profile_hash"`
-	Boxes       int    `json:"boxes"`
-	Partial     bool   `json:"partial,omitempty"`
-	FlopClasses int    `json:"flop_classes"`
-	States      int    `json:"states"`
-
-	Deals                  int64            `json:"deals"`
-	Fold                   int64            `json:"fold"`
-	CallDealerNotQualified int64            `json:"call_dealer_not_qualified"`
-	CallWin                int64            `json:"call_win"`
-	CallLose               int64            `json:"call_lose"`
-	CallTie                int64            `json:"call_tie"`
-	AnteWins               map[string]int64 `json:"ante_wins"`
-	PlayerResultAntes      int64            `json:"player_result_antes"`
-	HouseEdgePerAnte       float64          `json:"house_edge_per_ante"`
-	HouseEdgeExact         string           `json:"house_edge_per_ante_exact"`
-	RTPTotalWager          float64          `json:"rtp_total_wager"`
-	RTPTotalWagerExact     string           `json:"rtp_total_wager_exact"`
-	RTPAnte                float64          `json:"rtp_ante"`
-	RTPAnteExact           string           `json:"rtp_ante_exact"`
-	PCall                  float64          `json:"p_call"`
-	PFold                  float64          `json:"p_fold"`
-	AverageWagerAntes      float64          `json:"average_wager_antes"`
-	StdDevAntes            float64          `json:"std_dev_antes"`
-
-	AABonus *mathBonus `json:"aa_bonus,omitempty"`
-	// Strategy is the declared strategy's exact figures: --strategy, or
-	// the built-in one the basic-strategy claims are decided under.
-	Strategy *strategy.Result `json:"strategy,omitempty"`
-	// StrategyByDefault is true when --strategy named none.
-	StrategyByDefault bool        `json:"strategy_by_default,omitempty"`
-	Cap               *mathCap    `json:"max_payout,omitempty"`
-	Claims            []mathClaim `json:"claims"`
-
-	// FoldByFlopHand is the share of (hole, flop) states folded by the
-	// optimal strategy, by the category of hole + flop.
-	FoldByFlopHand map[string]float64 `json:"fold_percent_by_flop_hand"`
-	foldGrid       [13][13]exact.FoldShare
-
-	Seconds float64 `json:"seconds"`
-}
-
 func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }
 
-func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial bool, flops int, declared *declaredStrategy) (*mathReport, error) {
+func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial bool, flops int, declared *declaredStrategy) (*rtp.MathReport, error) {
 	p := g.params
 	opt := exact.Optimal(p)
 	o, err := exact.Tally(sol.States, p, opt)
@@ -333,7 +227,7 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 	if !o.Result.IsInt64() {
 		return nil, fmt.Errorf("math: result out of range")
 	}
-	rep := &mathReport{
+	rep := &rtp.MathReport{
 		Game: g.prof.Game, Profile: g.prof.Name, ProfileHash: g.prof.Hash(), Boxes: g.prof.Casino.Boxes,
 		Partial: partial, FlopClasses: flops, States: len(sol.States),
 		Deals: o.Deals, Fold: o.Fold, CallDealerNotQualified: o.CallNotQualified,
@@ -358,12 +252,12 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 			rep.FoldByFlopHand[c.String()] = byHand[c-1].Percent()
 		}
 	}
-	rep.foldGrid = grid
+	rep.FoldGrid = grid
 
 	var joint *exact.Outcome
 	if g.hasBonus {
 		direct := exact.CountBonus(p)
-		b := &mathBonus{
+		b := &rtp.MathBonus{
 			ForfeitOnFold:          g.forfeit,
 			RTPCollectAll:          ratFloat(o.BonusRTPCollectAll()),
 			RTPCollectAllExact:     o.BonusRTPCollectAll().RatString(),
@@ -391,7 +285,7 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 			mainStake := new(big.Rat).Mul(new(big.Rat).SetInt(joint.Wagered), perState)
 			mainReturn := new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Add(joint.Wagered, joint.Result)), perState)
 			comb := new(big.Rat).Quo(new(big.Rat).Add(mainReturn, bonusReturn), new(big.Rat).Add(mainStake, bonusStake))
-			b.Joint = &mathJoint{
+			b.Joint = &rtp.MathJoint{
 				BonusRatio: ratio.RatString(), Fold: joint.Fold,
 				RTPTotalWager: ratFloat(joint.RTPTotalWager()), RTPAABonus: ratFloat(joint.BonusRTPForfeit()),
 				RTPCombined: ratFloat(comb), RTPCombinedExact: comb.RatString(),
@@ -417,13 +311,13 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 
 // addCap reports whether the profile's max payout per box can bind at the
 // table's maximum ante and, if so, the figures at that ante with the cap.
-func addCap(rep *mathReport, g *mathGame, sol *exact.Solution) error {
+func addCap(rep *rtp.MathReport, g *mathGame, sol *exact.Solution) error {
 	c := g.prof.Casino
 	if c.Limits.MaxPayoutPerBox == 0 {
 		return nil
 	}
 	p := g.params
-	mc := &mathCap{
+	mc := &rtp.MathCap{
 		MaxPayoutPerBox: c.Limits.MaxPayoutPerBox, Scope: c.MaxPayoutScope, AnteMax: c.Limits.AnteMax,
 		BindsAbove: map[string]int64{},
 	}
@@ -464,14 +358,14 @@ func addCap(rep *mathReport, g *mathGame, sol *exact.Solution) error {
 // "side-bet-optimal" one, are decided under the declared strategy sr
 // (byDefault: the built-in one fairhold chose); without it they are
 // skipped.
-func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool) []mathClaim {
+func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool) []rtp.MathClaim {
 	f := rtp.Figures{Game: g.game, Optimal: o, Basic: sr}
 	if byDefault {
 		f.BasicNote = "fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
 	}
-	out := []mathClaim{}
+	out := []rtp.MathClaim{}
 	for _, cl := range g.prof.RTPClaims {
-		mc := mathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
+		mc := rtp.MathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
 		if partial {
 			mc.Note, mc.Status = "partial run: not checked", claimSkip
 			out = append(out, mc)
@@ -495,7 +389,7 @@ func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, 
 
 func pct(f float64, d int) string { return fmt.Sprintf("%.*f%%", d, 100*f) }
 
-func printMath(w io.Writer, r *mathReport) {
+func printMath(w io.Writer, r *rtp.MathReport) {
 	fmt.Fprintf(w, "%s, profile %s (sha256 %s)\n", r.Game, r.Profile, r.ProfileHash[:16])
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL RUN: %d flop classes of 1,755; figures cover those flops only\n", r.FlopClasses)
@@ -565,7 +459,7 @@ func printMath(w io.Writer, r *mathReport) {
 		for j := range ranks {
 			// grid[row][column]: suited hands have the higher rank first,
 			// offsuit hands the lower, pairs sit on the diagonal.
-			f := r.foldGrid[12-i][12-j]
+			f := r.FoldGrid[12-i][12-j]
 			fmt.Fprintf(w, "%5.0f", f.Percent())
 		}
 		fmt.Fprintln(w)

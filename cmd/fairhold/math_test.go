@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairhold/fairhold/certify/exact"
+	"github.com/fairhold/fairhold/certify/rtp"
 	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/hand"
@@ -38,7 +39,7 @@ func TestMathPartialJSON(t *testing.T) {
 		AABonus                struct {
 			RTPCollectAllDirect string `json:"rtp_collect_all_direct_exact"`
 		} `json:"aa_bonus"`
-		Claims []mathClaim `json:"claims"`
+		Claims []rtp.MathClaim `json:"claims"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	fc := exact.FlopClasses()[0]
@@ -145,7 +146,7 @@ func TestCheckClaims(t *testing.T) {
 	o.Wagered = big.NewInt(10_000_000)
 	o.Result = big.NewInt(-81_735)
 	claims := checkClaims(g, o, nil, false, false)
-	got := map[string]mathClaim{}
+	got := map[string]rtp.MathClaim{}
 	for _, c := range claims {
 		got[c.Name] = c
 	}
@@ -159,7 +160,7 @@ func TestCheckClaims(t *testing.T) {
 	assert.Equal(t, claimSkip, got["main-basic"].Status)
 	assert.Equal(t, claimSkip, got["main-side-bet-optimal"].Status)
 	assert.ErrorIs(t, claimsResult(claims), errVerificationFailed)
-	assert.NoError(t, claimsResult([]mathClaim{got["main-optimal"], got["main-basic"]}))
+	assert.NoError(t, claimsResult([]rtp.MathClaim{got["main-optimal"], got["main-basic"]}))
 
 	// Under a declared strategy: main 98.68% and bonus 89.6% pass; its
 	// side-bet optimal variant, 98.60%, fails 98.7%.
@@ -170,7 +171,7 @@ func TestCheckClaims(t *testing.T) {
 		SideBetOptimal: strategy.SideBetOptimal{Outcome: &exact.Outcome{Ante: 1, Deals: 100, States: 1000,
 			Wagered: big.NewInt(10_000_000), Result: big.NewInt(-140_000)}},
 	}
-	got = map[string]mathClaim{}
+	got = map[string]rtp.MathClaim{}
 	for _, c := range checkClaims(g, o, sr, true, false) {
 		got[c.Name] = c
 	}
@@ -218,7 +219,7 @@ func TestMathLiveCap(t *testing.T) {
 			BindsAbove map[string]int64 `json:"binds_above_ante"`
 			RTPAtMax   float64          `json:"rtp_total_wager_at_ante_max"`
 		} `json:"max_payout"`
-		Claims []mathClaim `json:"claims"`
+		Claims []rtp.MathClaim `json:"claims"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	assert.Equal(t, 6, r.Boxes)

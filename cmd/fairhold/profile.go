@@ -12,14 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type profileShow struct {
-	Name    string           `json:"name"`
-	Version int              `json:"version"`
-	Game    string           `json:"game"`
-	Hash    string           `json:"hash"`
-	Profile *profile.Profile `json:"profile"`
-}
-
 func newProfileCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "profile",
@@ -48,7 +40,7 @@ func newProfileShowCmd() *cobra.Command {
 				return usageError(err)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), profileShow{Name: p.Name, Version: p.Version, Game: p.Game, Hash: p.Hash(), Profile: p})
+				return writeJSON(cmd.OutOrStdout(), profile.Identify(p))
 			}
 			return printProfile(cmd.OutOrStdout(), p)
 		},

@@ -33,7 +33,7 @@ func TestProfileShowBuiltins(t *testing.T) {
 
 			out, stderr, code = rulesRun("", "profile", "show", name, "--json")
 			require.Equal(t, 0, code, stderr)
-			var got profileShow
+			var got profile.Identified
 			require.NoError(t, json.Unmarshal([]byte(out), &got))
 			assert.Equal(t, p.Hash(), got.Hash)
 			assert.Equal(t, p.Hash(), got.Profile.Hash(), "the JSON holds the whole profile")

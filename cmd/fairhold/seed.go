@@ -13,16 +13,6 @@ import (
 	"github.com/fairhold/fairhold/replay/atomicfile"
 )
 
-// seedOutput is the JSON of `fairhold seed new`. Secrets (the seed, the
-// links) are present only when they go to stdout, not to --out.
-type seedOutput struct {
-	ServerSeed string   `json:"server_seed,omitempty"`
-	Commitment string   `json:"commitment"`
-	Chain      int      `json:"chain,omitempty"` // number of links after the anchor
-	Links      []string `json:"links,omitempty"` // links 1..N, round order
-	Out        string   `json:"out,omitempty"`   // the file holding the secret
-}
-
 func newSeedCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "seed",
@@ -62,7 +52,7 @@ links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
 			if cmd.Flags().Changed("chain") && (n < 1 || n > chain.MaxLength) {
 				return usageErrorf("--chain: %d links, want 1..%d", n, chain.MaxLength)
 			}
-			var o seedOutput
+			var o seed.Generated
 			var secret []byte
 			if n == 0 {
 				s, err := seed.New()
@@ -93,7 +83,7 @@ links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
 			if asJSON {
 				return writeJSON(w, o)
 			}
-			return o.writeText(w)
+			return writeSeedText(w, o)
 		},
 	}
 	f := cmd.Flags()
@@ -103,7 +93,8 @@ links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
 	return cmd
 }
 
-func (o seedOutput) writeText(w io.Writer) error {
+// writeSeedText prints o for people.
+func writeSeedText(w io.Writer, o seed.Generated) error {
 	var err error
 	p := func(format string, args ...any) {
 		if err == nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +41,7 @@ func TestSeedNew(t *testing.T) {
 	out, stderr, code := runCLI("seed", "new", "--json")
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)
-	var o seedOutput
+	var o seed.Generated
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	require.Len(t, o.ServerSeed, 64)
 	assert.Equal(t, strings.ToLower(o.ServerSeed), o.ServerSeed)
@@ -91,7 +92,7 @@ func TestSeedNewChain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "chain")
 	out, stderr, code := runCLI("seed", "new", "--chain", "4", "--out", path, "--json")
 	require.Equal(t, 0, code, stderr)
-	var o seedOutput
+	var o seed.Generated
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.Equal(t, 4, o.Chain)
 	assert.Empty(t, o.Links, "links go to the file only")

@@ -66,33 +66,6 @@ type selftestOptions struct {
 	published publishedFigures
 }
 
-// selftestCheck is one counted figure beside its published value.
-type selftestCheck struct {
-	Name      string `json:"name"`
-	Counted   uint64 `json:"counted"`
-	Published uint64 `json:"published"`
-	OK        bool   `json:"ok"`
-}
-
-type selftestEvaluator struct {
-	Hands7      uint64            `json:"hands7"`
-	Categories7 map[string]uint64 `json:"categories7"`
-	Classes7    map[string]int    `json:"classes7"`
-	Distinct7   int               `json:"distinct7"`
-	Seconds7    float64           `json:"seconds7"`
-	Workers     int               `json:"workers"`
-	Hands5      uint64            `json:"hands5"`
-	Categories5 map[string]uint64 `json:"categories5"`
-	Classes5    map[string]int    `json:"classes5"`
-	Distinct5   int               `json:"distinct5"`
-}
-
-type selftestReport struct {
-	OK        bool              `json:"ok"`
-	Evaluator selftestEvaluator `json:"evaluator"`
-	Checks    []selftestCheck   `json:"checks"`
-}
-
 func newSelftestCmd() *cobra.Command {
 	return newSelftestCmdWith(&selftestOptions{published: defaultPublished()})
 }
@@ -135,7 +108,7 @@ func runSelftest(w io.Writer, opts *selftestOptions) error {
 	seven := hand.Census7Workers(workers)
 	seconds := time.Since(start).Seconds()
 
-	rep := selftestReport{OK: true}
+	rep := hand.Selftest{OK: true}
 	ev := &rep.Evaluator
 	ev.Hands5, ev.Distinct5 = five.Hands(), five.Distinct()
 	ev.Hands7, ev.Distinct7 = seven.Hands(), seven.Distinct()
@@ -144,7 +117,7 @@ func runSelftest(w io.Writer, opts *selftestOptions) error {
 	ev.Categories7, ev.Classes7 = categoryFigures(seven)
 
 	check := func(name string, counted, published uint64) {
-		c := selftestCheck{Name: name, Counted: counted, Published: published, OK: counted == published}
+		c := hand.CensusCheck{Name: name, Counted: counted, Published: published, OK: counted == published}
 		rep.OK = rep.OK && c.OK
 		rep.Checks = append(rep.Checks, c)
 	}
@@ -188,7 +161,7 @@ func categoryFigures(c hand.Census) (map[string]uint64, map[string]int) {
 	return hands, classes
 }
 
-func printSelftest(w io.Writer, rep *selftestReport) {
+func printSelftest(w io.Writer, rep *hand.Selftest) {
 	fmt.Fprintln(w, "Exhaustive hand enumeration against published counts (Alspach; reference README §1)")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-34s %13s %13s  %s\n", "check", "counted", "published", "result")

@@ -28,7 +28,7 @@ func TestSelftestJSON(t *testing.T) {
 			Seconds7    float64           `json:"seconds7"`
 			Workers     int               `json:"workers"`
 		} `json:"evaluator"`
-		Checks []selftestCheck `json:"checks"`
+		Checks []hand.CensusCheck `json:"checks"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	assert.True(t, rep.OK)
@@ -87,7 +87,7 @@ func TestSelftestMismatch(t *testing.T) {
 		assert.ErrorIs(t, err, errVerificationFailed)
 		assert.Equal(t, exitVerified, exitCode(err, &stderr))
 		if asJSON {
-			var rep selftestReport
+			var rep hand.Selftest
 			require.NoError(t, json.Unmarshal(stdout.Bytes(), &rep))
 			assert.False(t, rep.OK)
 			var failed []string

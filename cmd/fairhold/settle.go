@@ -10,30 +10,11 @@ import (
 	"sort"
 	"text/tabwriter"
 
-	"github.com/fairhold/fairhold/replay/casino"
-	"github.com/fairhold/fairhold/replay/double"
-	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/settle"
 	"github.com/spf13/cobra"
 )
-
-type settleOutput struct {
-	RoundID     string             `json:"round_id"`
-	Game        string             `json:"game"`
-	Profile     string             `json:"profile"`
-	ProfileHash string             `json:"profile_hash"`
-	Void        bool               `json:"void,omitempty"`
-	Boxes       []casino.BoxResult `json:"boxes,omitempty"`
-	Double      *double.Result     `json:"double,omitempty"`
-	Totals      settleTotals       `json:"totals"`
-}
-
-type settleTotals struct {
-	Staked   int64 `json:"staked"`
-	Returned int64 `json:"returned"`
-	Rake     int64 `json:"rake,omitempty"`
-}
 
 func newSettleCmd() *cobra.Command {
 	var asJSON bool
@@ -93,45 +74,21 @@ with the field or action that is wrong.`,
 			if err != nil {
 				return usageError(err)
 			}
-			out := settleOutput{RoundID: r.RoundID, Game: r.Game, Profile: p.Name, ProfileHash: p.Hash(), Void: r.Void}
-			if r.ProfileHash != "" && r.ProfileHash != out.ProfileHash {
-				fmt.Fprintf(cmd.ErrOrStderr(), "fairhold: note: the round was logged under profile hash %s; settling under %s\n", r.ProfileHash, out.ProfileHash)
+			if h := p.Hash(); r.ProfileHash != "" && r.ProfileHash != h {
+				fmt.Fprintf(cmd.ErrOrStderr(), "fairhold: note: the round was logged under profile hash %s; settling under %s\n", r.ProfileHash, h)
 			}
-			if p.Game == profile.GameDoubleHoldem {
-				res, err := double.Settle(p, &r)
-				if err != nil {
-					return usageErrorf("round %s: %v", name, err)
-				}
-				out.Double = res
-				for _, s := range r.Double.Seats {
-					out.Totals.Staked += res.Contributed[s.Seat]
-				}
-				for _, pot := range res.Pots {
-					out.Totals.Returned += pot.Amount
-				}
-				out.Totals.Rake = res.Rake
-			} else {
-				boxes, err := casino.Settle(p, &r)
-				if err != nil {
-					return usageErrorf("round %s: %v", name, err)
-				}
-				out.Boxes = boxes
-				var staked, returned []int64
-				for _, b := range boxes {
-					staked = append(staked, b.Ante, b.Call, b.Bonus)
-					returned = append(returned, b.AnteReturn, b.CallReturn, b.BonusReturn)
-				}
-				if out.Totals.Staked, err = money.Sum(staked...); err != nil {
-					return fmt.Errorf("round %s: total stake: %w", name, err)
-				}
-				if out.Totals.Returned, err = money.Sum(returned...); err != nil {
-					return fmt.Errorf("round %s: total return: %w", name, err)
-				}
+			out, err := settle.Round(p, &r)
+			var ue *settle.UnsettledError
+			switch {
+			case errors.As(err, &ue):
+				return usageErrorf("round %s: %v", name, ue.Err)
+			case err != nil:
+				return fmt.Errorf("round %s: %w", name, err)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
-			return printSettlement(cmd.OutOrStdout(), &out, &r)
+			return printSettlement(cmd.OutOrStdout(), out, &r)
 		},
 	}
 	cmd.Flags().StringVar(&profileArg, "profile", "", "rules profile: a built-in name or a JSON file (default: the round's profile)")
@@ -139,7 +96,7 @@ with the field or action that is wrong.`,
 	return cmd
 }
 
-func printSettlement(w io.Writer, o *settleOutput, r *round.Round) error {
+func printSettlement(w io.Writer, o *settle.Result, r *round.Round) error {
 	fmt.Fprintf(w, "round %s  game %s  profile %s  sha256 %s\n", o.RoundID, o.Game, o.Profile, o.ProfileHash)
 	if o.Void {
 		fmt.Fprintln(w, "void: every stake returned, nothing paid")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/settle"
 	"github.com/fairhold/fairhold/vectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func TestSettleCasino(t *testing.T) {
 	want := v.Expect.Boxes[0]
 	out, stderr, code := rulesRun("", "settle", "--profile", "casino-holdem", f, "--json")
 	require.Equal(t, 0, code, stderr)
-	var got settleOutput
+	var got settle.Result
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	require.Len(t, got.Boxes, 1)
 	b := got.Boxes[0]
@@ -56,7 +57,7 @@ func TestSettleDouble(t *testing.T) {
 	f, v := vectorRound(t, "double-three-way-all-in-side-pot")
 	out, stderr, code := rulesRun("", "settle", "--profile", "double-holdem", f, "--json")
 	require.Equal(t, 0, code, stderr)
-	var got settleOutput
+	var got settle.Result
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	require.NotNil(t, got.Double)
 	require.Len(t, got.Double.Pots, len(v.Expect.Double.Pots))

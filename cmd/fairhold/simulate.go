@@ -44,14 +44,6 @@ type simulateOptions struct {
 	key        string
 }
 
-type faultListing struct {
-	Name        string   `json:"name"`
-	Kind        string   `json:"kind"` // round, session or dataset
-	Games       []string `json:"games"`
-	Finding     string   `json:"finding"`
-	Description string   `json:"description"`
-}
-
 func newSimulateCmd() *cobra.Command {
 	var o simulateOptions
 	cmd := &cobra.Command{
@@ -115,15 +107,7 @@ findings a replay must report.`,
 }
 
 func listFaults(cmd *cobra.Command, asJSON bool) error {
-	fs := sim.Faults()
-	out := make([]faultListing, len(fs))
-	for i, f := range fs {
-		out[i] = faultListing{Name: f.Name, Kind: f.Kind(), Games: f.Games, Finding: string(f.Finding), Description: f.Description}
-	}
-	for _, f := range sim.DatasetFaults() {
-		out = append(out, faultListing{Name: f.Name, Kind: "dataset", Games: []string{round.CasinoHoldem, round.DoubleHoldem, round.LiveCasinoHoldem},
-			Finding: string(f.Finding), Description: f.Description})
-	}
+	out := sim.Catalogue()
 	if asJSON {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
@@ -279,7 +263,7 @@ type indexedInjection struct {
 // writeFaultList writes faults.jsonl: the round faults of the rounds that
 // are still in the dataset (not in a range of removed), then the dataset
 // faults. It returns the number of faults listed.
-func writeFaultList(path string, rounds []indexedInjection, removed [][2]int64, dataset []datasetInjection) (int, error) {
+func writeFaultList(path string, rounds []indexedInjection, removed [][2]int64, dataset []sim.DatasetInjection) (int, error) {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("failed to create the fault list: %w", err)

@@ -25,7 +25,7 @@ import (
 func TestSimulateListFaults(t *testing.T) {
 	out, stderr, code := runCLI("simulate", "--list-faults", "--json")
 	require.Equal(t, 0, code, stderr)
-	var got []faultListing
+	var got []sim.CatalogueEntry
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	require.Len(t, got, len(sim.Faults())+len(sim.DatasetFaults()))
 	kinds := map[string]int{}
@@ -34,7 +34,7 @@ func TestSimulateListFaults(t *testing.T) {
 		assert.NotEmpty(t, f.Name)
 		assert.NotEmpty(t, f.Games, f.Name)
 		assert.NotEmpty(t, f.Description, f.Name)
-		_, ok := finding.Lookup(finding.Code(f.Finding))
+		_, ok := finding.Lookup(f.Finding)
 		assert.True(t, ok, "%s: finding %q is a catalogued code", f.Name, f.Finding)
 	}
 	assert.Equal(t, len(sim.DatasetFaults()), kinds["dataset"])

@@ -14,15 +14,6 @@ import (
 	"github.com/fairhold/fairhold/replay/card"
 )
 
-// verifyOutput is the JSON of `fairhold verify`.
-type verifyOutput struct {
-	Verified bool         `json:"verified"`
-	Scheme   string       `json:"scheme"`
-	Checks   []check.Item `json:"checks"`
-	Cards    *dealCards   `json:"cards,omitempty"` // the scheme's deal, when derivable
-	Notes    []string     `json:"notes,omitempty"` // the scheme's known weaknesses
-}
-
 type verifyFlags struct {
 	round       roundFlags
 	commitment  string
@@ -131,7 +122,7 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	if err != nil {
 		return malformedFlag(err)
 	}
-	out := verifyOutput{Verified: res.Verified, Scheme: p.scheme.Name(), Checks: res.Checks, Notes: p.scheme.Properties().Notes}
+	out := check.Verdict{Verified: res.Verified, Scheme: p.scheme.Name(), Checks: res.Checks, Notes: p.scheme.Properties().Notes}
 	if res.Dealt != nil && c.Count > 0 {
 		cards, err := splitCards(p, res.Dealt)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairhold/fairhold/fairness/check"
+	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +22,7 @@ func dealtCards(t *testing.T) []string {
 	t.Helper()
 	out, stderr, code := runCLI("deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--json")
 	require.Equal(t, 0, code, stderr)
-	var d dealOutput
+	var d check.Dealt
 	require.NoError(t, json.Unmarshal([]byte(out), &d))
 	c := d.Cards
 	return append(append(append(append([]string{}, c.Player...), c.Dealer...), c.Flop...), c.Turn, c.River)
@@ -56,7 +58,7 @@ func TestVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runCLI(verifyArgs(tt.extra...)...)
 			require.Equal(t, tt.code, code, stderr)
-			var o verifyOutput
+			var o check.Verdict
 			require.NoError(t, json.Unmarshal([]byte(out), &o))
 			assert.Equal(t, tt.verified, o.Verified)
 			got := map[string]bool{}
@@ -74,7 +76,7 @@ func TestVerifyChain(t *testing.T) {
 	dir := t.TempDir()
 	out, stderr, code := runCLI("seed", "new", "--chain", "3", "--out", dir+"/c", "--json")
 	require.Equal(t, 0, code, stderr)
-	var s seedOutput
+	var s seed.Generated
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	links := readChainFile(t, dir+"/c")
 	for i, want := range []int{0, 3} {
@@ -95,7 +97,7 @@ func TestVerifyStakeRepeats(t *testing.T) {
 	args := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json"}
 	out, stderr, code := runCLI(append(args, "--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h")...)
 	require.Equal(t, 0, code, stderr)
-	var o verifyOutput
+	var o check.Verdict
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.True(t, o.Verified)
 	assert.Equal(t, []string{"Qd", "Ks", "6d", "Qh", "2h", "4s", "8h", "5d", "9c", "7h"}, o.Cards.Draws)

@@ -104,11 +104,15 @@ type FaultRate struct {
 }
 
 // Injection records one injected fault: the round that carries it and the
-// finding the replayer must raise for that round.
+// finding the replayer must raise for that round. It is a line of the
+// simulation's faults.jsonl.
 type Injection struct {
-	RoundID string       `json:"round_id"`
-	Fault   string       `json:"fault"`
-	Code    finding.Code `json:"code"`
+	// RoundID is the round the fault changed.
+	RoundID string `json:"round_id"`
+	// Fault is the fault's name.
+	Fault string `json:"fault"`
+	// Code is the finding the replayer must raise.
+	Code finding.Code `json:"code"`
 	// Table is set for a fault whose finding names a table, not a round
 	// (see [Fault.TableLevel]): the replay reports the table once, with
 	// an empty round id; RoundID is then the round the fault changed.
