@@ -90,7 +90,7 @@ func TestReplayChunksRecycleTraces(t *testing.T) {
 	run()
 	runtime.ReadMemStats(&b)
 	perRound := float64(b.TotalAlloc-a.TotalAlloc) / float64(len(rs))
-	t.Log(fmt.Sprintf("%.0f bytes allocated a round", perRound))
+	t.Logf("%.0f bytes allocated a round", perRound)
 	// A trace is about 170 bytes; a round allocates its id's copy.
 	assert.Less(t, perRound, 120.0)
 }
