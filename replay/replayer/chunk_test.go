@@ -2,7 +2,6 @@ package replayer
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
