@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairhold/fairhold/certify/demo"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/sim"
 )
@@ -22,35 +25,26 @@ type demoOptions struct {
 	rounds  int64
 	seed    uint64
 	workers int
-	keep    string
+	out     string
+	keep    string // deprecated alias of out
 	decks   int
+	noMath  bool
 	asJSON  bool
 }
 
-// demoStep is one step of the demonstration: the fairhold command line it
-// ran, whether it gave the expected result, and what it found.
-type demoStep struct {
-	Who     string `json:"who"` // operator, regulator, player, lab
-	Command string `json:"command"`
-	OK      bool   `json:"ok"`
-	Detail  string `json:"detail"`
-}
-
-type demoReport struct {
-	OK    bool       `json:"ok"`
-	Steps []demoStep `json:"steps"`
-}
+// demoDefaultOut is where the demo writes unless --out.
+const demoDefaultOut = "fairhold-demo"
 
 func newDemoCmd() *cobra.Command {
 	var o demoOptions
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run the whole toolkit end to end on built-in defaults (the main job)",
+		Short: "Run the whole toolkit end to end on built-in defaults, ending in a certificate (the main job)",
 		Long: `Run the whole toolkit end to end on built-in defaults, with the same commands a
 user runs, and check that each gives the expected result:
 
-  1. operator:  simulate an honest day of play of each game (fairhold simulate)
-  2. regulator: replay each log; an honest log must give no findings (fairhold replay)
+  1. operator:  simulate a clean day of play of each game (fairhold simulate)
+  2. regulator: replay each log; a clean log must give no findings (fairhold replay)
   3. operator:  simulate each game again with every fault of the catalogue injected
   4. regulator: replay; every injected fault must be reported with its catalogued
                 code, and nothing else; then the same for the dataset faults
@@ -58,25 +52,67 @@ user runs, and check that each gives the expected result:
                 operator wrote the dataset's manifest)
   5. player:    take one logged round and verify it from its revealed seed, then
                 verify a tampered copy, which must fail (fairhold verify)
-  6. lab:       the machine self-check and the deck battery (fairhold selftest,
-                fairhold stats)
+  6. lab:       the machine self-check (fairhold selftest)
+  7. lab:       certify the clean and the faulty Casino Hold'em operators
+                (fairhold vectors, keys new, certify, report verify): the
+                engine's answers to the test vectors, the scheme's deck
+                battery (--decks decks), the logged cards, the published RTP
+                over every deal, the replay and the logged returns against
+                the exact expectation of every decision. The clean operator
+                must be certified; the faulty one refused for exactly its
+                injected faults: the replay finds exactly their codes, and
+                every requirement that fails is one an injected fault explains.
 
-The logs go to a temporary directory, removed afterwards (--keep DIR keeps
-them). Exit 0 when every step gave the expected result, 3 otherwise.`,
+The reports are signed with a demo key (Ed25519) generated in the output
+directory: it shows how a report is signed and verified, and certifies
+nothing to anyone else. The demo's suite is the built-in casino-holdem suite
+without the operator's decks and raw-bytes requirements (a simulated operator
+has none) and without the AA Bonus claim under the optimal strategy: the
+profile publishes 90.9%, the rules give 90.78% (docs/math.md), so every
+operator on that profile fails it. The screen ends with the verdicts and the
+path of each HTML report.
+
+Everything is written to --out (default ./fairhold-demo): the logs, the key,
+the suites and the reports. A directory a previous demo wrote is reused (the
+demo's own files in it replaced); any other non-empty directory is refused.
+The exact solution of the game takes most of the run (about 20 s on 2 cores);
+--no-math leaves the claims and the return checks out.
+
+--json prints the result as JSON (certify/demo.Report). Progress goes to
+stderr when it is a terminal.
+
+Exit codes: 0 every step gave the expected result, 1 one did not (or an
+error), 2 usage.`,
 		Example: `  fairhold demo
-  fairhold demo --rounds 100000 --keep demo-logs --json`,
+  fairhold demo --out /tmp/demo --rounds 100000 --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("keep") && !cmd.Flags().Changed("out") {
+				o.out = o.keep
+			}
+			return runDemo(cmd, o)
+		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&o.rounds, "rounds", 20000, "rounds simulated per game and log")
+	f.Int64Var(&o.rounds, "rounds", 20000, "rounds simulated per game and log (at least 6000: the log battery needs 5000)")
 	f.Uint64Var(&o.seed, "seed", 1, "simulation seed")
-	f.IntVar(&o.workers, "workers", 0, "replay workers (0: one per CPU)")
-	f.IntVar(&o.decks, "decks", 100000, "decks for the statistical battery")
-	f.StringVar(&o.keep, "keep", "", "write the logs to this directory and keep them")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines of the replays and the certification (0: one per CPU)")
+	f.IntVar(&o.decks, "decks", demoDefaultDecks, "decks of the scheme's statistical battery in the certification")
+	f.StringVar(&o.out, "out", demoDefaultOut, "write the logs, the demo key, the suites and the reports to this directory")
+	f.StringVar(&o.keep, "keep", "", "the same as --out")
+	_ = f.MarkDeprecated("keep", "use --out: the demo keeps its outputs")
+	f.BoolVar(&o.noMath, "no-math", false, "leave the exact mathematics out of the certification (the published RTP claims and the return checks)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	return cmd
 }
+
+// demoDefaultDecks sizes the deck battery so that the whole demo takes
+// about a minute on 2 cores.
+const demoDefaultDecks = 5_000_000
+
+// demoMinRounds is the least --rounds: the log battery of the
+// certification needs 5,000 rounds, and some are voided or faulty.
+const demoMinRounds = 6000
 
 // The rates of the injected faults: per round, and per seed session for the
 // faults that break a whole session (a session is 100 rounds).
@@ -89,30 +125,34 @@ const (
 )
 
 func runDemo(cmd *cobra.Command, o demoOptions) error {
-	if o.rounds <= 0 {
-		return usageErrorf("--rounds %d: want a positive number", o.rounds)
+	if o.rounds < demoMinRounds {
+		return usageErrorf("--rounds %d: want at least %d (the certification's log battery needs 5000 rounds)", o.rounds, demoMinRounds)
 	}
-	if o.decks < 5000 {
-		return usageErrorf("--decks %d: want at least 5000 (the battery's minimum)", o.decks)
+	if o.decks < 5000 || int64(o.decks) > 1<<32-1 {
+		return usageErrorf("--decks %d: want 5000 (the battery's minimum) to 4294967295", o.decks)
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers %d: want 0 or more", o.workers)
 	}
-	dir := o.keep
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "fairhold-demo-")
-		if err != nil {
-			return fmt.Errorf("failed to create a temporary directory: %w", err)
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("failed to create %s: %w", dir, err)
+	if o.out == "" {
+		return usageErrorf("--out: empty directory name")
+	}
+	dir := o.out
+	if err := prepareDemoDir(dir); err != nil {
+		return err
+	}
+	logs := filepath.Join(dir, "logs")
+	findingsDir := filepath.Join(dir, "findings")
+	if err := os.MkdirAll(findingsDir, 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", findingsDir, err)
 	}
 
 	w := cmd.OutOrStdout()
-	rep := &demoReport{OK: true}
-	add := func(s demoStep) {
+	status := newStatusLine(cmd.ErrOrStderr())
+	defer status.clear()
+	rep := &demo.Report{OK: true, Out: dir}
+	add := func(s demo.Step) {
+		status.clear()
 		rep.Steps = append(rep.Steps, s)
 		rep.OK = rep.OK && s.OK
 		if !o.asJSON {
@@ -123,29 +163,36 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 			fmt.Fprintf(w, "%s %-9s $ fairhold %s\n          %s\n", mark, s.Who, s.Command, s.Detail)
 		}
 	}
+	sub := func(what string, args ...string) subResult {
+		status.show(what)
+		return runSub(args...)
+	}
 	rounds := strconv.FormatInt(o.rounds, 10)
 	seed := strconv.FormatUint(o.seed, 10)
 	workers := strconv.Itoa(o.workers)
 	games := []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem}
+	simulated := map[string]bool{}
 
-	// 1-2. Honest logs replay clean.
+	// 1-2. Clean logs replay clean.
 	for _, game := range games {
-		out := filepath.Join(dir, game+"-honest")
+		out := filepath.Join(logs, game+"-clean")
+		status.show("simulating a clean day of " + game)
 		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out) {
 			continue
 		}
+		simulated[out] = true
 		args := []string{"replay", out, "--json"}
 		if o.workers > 0 {
 			args = append(args, "--workers", workers)
 		}
-		res := runSub(args...)
+		res := sub("replaying the clean "+game+" log", args...)
 		sum, err := parseReplaySummary(res.stdout)
-		step := demoStep{Who: "regulator", Command: strings.Join(args, " ")}
+		step := demo.Step{Who: "regulator", Command: strings.Join(args, " ")}
 		switch {
 		case err != nil:
 			step.Detail = fmt.Sprintf("exit %d: %v %s", res.code, err, firstLine(res.stderr))
 		case res.code != exitOK || len(sum.Findings) > 0:
-			step.Detail = fmt.Sprintf("exit %d: an honest log gave findings %v", res.code, sum.Findings)
+			step.Detail = fmt.Sprintf("exit %d: a clean log gave findings %v", res.code, sum.Findings)
 		default:
 			step.OK = true
 			step.Detail = fmt.Sprintf("%d rounds re-dealt and re-settled, no findings", sum.Rounds)
@@ -170,47 +217,51 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 				}
 			}
 		}
-		out := filepath.Join(dir, game+"-faulty")
+		out := filepath.Join(logs, game+"-faulty")
+		status.show("simulating a faulty day of " + game)
 		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out, "--faults", strings.Join(spec, ",")) {
 			continue
 		}
-		findingsFile := filepath.Join(out, "findings.jsonl")
+		simulated[out] = true
+		findingsFile := filepath.Join(findingsDir, game+"-faulty.jsonl")
 		args := []string{"replay", out, "--json", "--findings", findingsFile}
 		if o.workers > 0 {
 			args = append(args, "--workers", workers)
 		}
-		res := runSub(args...)
-		step := demoStep{Who: "regulator", Command: strings.Join(args, " ")}
+		res := sub("replaying the faulty "+game+" log", args...)
+		step := demo.Step{Who: "regulator", Command: strings.Join(args, " ")}
 		step.OK, step.Detail = compareFindings(res, filepath.Join(out, faultsManifest), findingsFile, len(spec))
 		add(step)
 	}
 
 	// The dataset faults, in a casino-holdem log of 4 parts.
-	if o.rounds >= 8 {
+	{
 		var names []string
 		for _, f := range sim.DatasetFaults() {
 			names = append(names, f.Name)
 		}
-		out := filepath.Join(dir, "dataset-faulty")
+		out := filepath.Join(logs, "dataset-faulty")
+		status.show("simulating a dataset altered after its manifest")
 		if demoSimulate(add, "--game", round.CasinoHoldem, "--rounds", rounds, "--seed", seed, "--out", out,
 			"--part-rounds", strconv.FormatInt((o.rounds+3)/4, 10), "--faults", strings.Join(names, ",")) {
-			findingsFile := filepath.Join(out, "findings.jsonl")
+			findingsFile := filepath.Join(findingsDir, "dataset-faulty.jsonl")
 			args := []string{"replay", out, "--json", "--findings", findingsFile}
 			if o.workers > 0 {
 				args = append(args, "--workers", workers)
 			}
-			res := runSub(args...)
-			step := demoStep{Who: "regulator", Command: strings.Join(args, " ")}
+			res := sub("replaying the altered dataset", args...)
+			step := demo.Step{Who: "regulator", Command: strings.Join(args, " ")}
 			step.OK, step.Detail = compareFindings(res, filepath.Join(out, faultsManifest), findingsFile, len(names))
 			add(step)
 		}
 	}
 
 	// 5. A player verifies one logged round, and a tampered copy fails.
-	demoPlayer(add, filepath.Join(dir, "player"), seed)
+	status.show("a player checks one round")
+	demoPlayer(add, filepath.Join(logs, "player"), seed)
 
-	// 6. The lab's checks.
-	res := runSub("selftest", "--json")
+	// 6. The lab's self-check.
+	res := sub("enumerating every 5- and 7-card hand", "selftest", "--json")
 	var st struct {
 		OK        bool `json:"ok"`
 		Evaluator struct {
@@ -218,7 +269,7 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 			Seconds7 float64 `json:"seconds7"`
 		} `json:"evaluator"`
 	}
-	step := demoStep{Who: "lab", Command: "selftest"}
+	step := demo.Step{Who: "lab", Command: "selftest"}
 	if err := json.Unmarshal([]byte(res.stdout), &st); err != nil {
 		step.Detail = fmt.Sprintf("exit %d: %v %s", res.code, err, firstLine(res.stderr))
 	} else {
@@ -228,40 +279,109 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 	}
 	add(step)
 
-	statsArgs := []string{"stats", "--scheme", "fairhold/v1", "--decks", strconv.Itoa(o.decks), "--seed", seed, "--json"}
-	res = runSub(statsArgs...)
-	var sr struct {
-		Pass  bool              `json:"pass"`
-		Tests []json.RawMessage `json:"tests"`
-	}
-	step = demoStep{Who: "lab", Command: strings.Join(statsArgs, " ")}
-	if err := json.Unmarshal([]byte(res.stdout), &sr); err != nil {
-		step.Detail = fmt.Sprintf("exit %d: %v %s", res.code, err, firstLine(res.stderr))
-	} else {
-		step.OK = res.code == exitOK && sr.Pass
-		step.Detail = fmt.Sprintf("%d statistical tests on %d decks, battery passed: %v", len(sr.Tests), o.decks, sr.Pass)
-	}
-	add(step)
+	// 7. The certifications.
+	demoCertify(rep, add, sub, demoCertifyOptions{
+		dir: dir, seed: seed, decks: uint64(o.decks), noMath: o.noMath, workers: o.workers,
+		clean:  filepath.Join(logs, round.CasinoHoldem+"-clean"),
+		faulty: filepath.Join(logs, round.CasinoHoldem+"-faulty"),
+		have:   simulated,
+	})
+	status.clear()
 
 	if o.asJSON {
 		if err := writeJSON(w, rep); err != nil {
 			return err
 		}
-	} else {
-		verdict := "every step gave the expected result"
-		if !rep.OK {
-			verdict = "some steps did not give the expected result"
-		}
-		fmt.Fprintf(w, "\ndemo: %s", verdict)
-		if o.keep != "" {
-			fmt.Fprintf(w, "; logs kept in %s", o.keep)
-		}
-		fmt.Fprintln(w)
+	} else if err := printDemoVerdict(w, rep); err != nil {
+		return err
 	}
 	if !rep.OK {
-		return errVerificationFailed
+		var failed []string
+		for _, s := range rep.Steps {
+			if !s.OK {
+				failed = append(failed, s.Who+" "+firstWords(s.Command, 2))
+			}
+		}
+		return &exitErr{code: exitError, err: fmt.Errorf("demo: %d steps did not give the expected result: %s", len(failed), strings.Join(failed, "; "))}
 	}
 	return nil
+}
+
+// demoMarker marks a directory the demo wrote; demoOutputs are the
+// entries it writes there, removed before it writes them again.
+const demoMarker = ".fairhold-demo"
+
+var demoOutputs = []string{"logs", "findings", "vectors", demoKeyName + ".key", demoKeyName + ".pub",
+	"clean-operator.json", "faulty-operator.json", "clean-operator", "faulty-operator"}
+
+// demoKeyName is the demo key's file prefix in the output directory.
+const demoKeyName = "demo-key"
+
+// prepareDemoDir makes dir ready for the demo's outputs: created when
+// missing; when a previous demo wrote it (its marker file is there), the
+// demo's own entries are removed and anything else is left; any other
+// non-empty directory is refused.
+func prepareDemoDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("failed to create %s: %w", dir, err)
+		}
+	case err != nil:
+		if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
+			return usageErrorf("--out %s: not a directory", dir)
+		}
+		return fmt.Errorf("failed to read %s: %w", dir, err)
+	case len(ents) > 0 && !fileExists(filepath.Join(dir, demoMarker)):
+		return usageErrorf("--out %s: not empty, and not written by fairhold demo; refusing to write into it (give a new directory, or remove it)", dir)
+	default:
+		for _, name := range demoOutputs {
+			if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("failed to remove the previous demo's %s: %w", filepath.Join(dir, name), err)
+			}
+		}
+	}
+	marker := []byte("Written by fairhold demo. Running it again with this directory as --out replaces\nthe files it wrote here: " + strings.Join(demoOutputs, ", ") + ".\n")
+	if err := os.WriteFile(filepath.Join(dir, demoMarker), marker, 0o644); err != nil {
+		return fmt.Errorf("failed to write %s: %w", filepath.Join(dir, demoMarker), err)
+	}
+	return nil
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+// statusLine shows what the demo is doing on one line of stderr, when
+// stderr is a terminal; otherwise it is silent.
+type statusLine struct{ w io.Writer }
+
+func newStatusLine(w io.Writer) *statusLine {
+	if !isTerminal(w) {
+		return &statusLine{}
+	}
+	return &statusLine{w: w}
+}
+
+func (s *statusLine) show(msg string) {
+	if s.w == nil {
+		return
+	}
+	if len(msg) > 110 {
+		msg = msg[:107] + "..."
+	}
+	fmt.Fprintf(s.w, "\r\033[K... %s", msg)
+}
+
+func (s *statusLine) clear() {
+	if s.w != nil {
+		fmt.Fprint(s.w, "\r\033[K")
+	}
 }
 
 // subResult is what a fairhold command run in-process printed and returned.
@@ -279,10 +399,10 @@ func runSub(args ...string) subResult {
 
 // demoSimulate runs `fairhold simulate` and records the step; it reports
 // whether the log was written.
-func demoSimulate(add func(demoStep), args ...string) bool {
+func demoSimulate(add func(demo.Step), args ...string) bool {
 	args = append([]string{"simulate"}, args...)
 	res := runSub(args...)
-	step := demoStep{Who: "operator", Command: strings.Join(args, " "), OK: res.code == exitOK}
+	step := demo.Step{Who: "operator", Command: strings.Join(args, " "), OK: res.code == exitOK}
 	if step.OK {
 		step.Detail = firstLine(res.stdout)
 	} else {
@@ -388,13 +508,13 @@ func readRoundCodes(path string) (map[string]bool, error) {
 
 // demoPlayer simulates one round as JSON Lines, verifies it as its player
 // would, then verifies a copy with two cards swapped.
-func demoPlayer(add func(demoStep), out, seed string) {
+func demoPlayer(add func(demo.Step), out, seed string) {
 	if !demoSimulate(add, "--game", round.CasinoHoldem, "--rounds", "1", "--seed", seed, "--out", out, "--format", "jsonl") {
 		return
 	}
 	r, err := firstRound(filepath.Join(out, "rounds", "part-00000.jsonl"))
 	if err != nil || len(r.Boxes) != 1 || len(r.Fairness.ClientSeeds) != 1 {
-		add(demoStep{Who: "player", Command: "verify", Detail: fmt.Sprintf("cannot read the logged round: %v", err)})
+		add(demo.Step{Who: "player", Command: "verify", Detail: fmt.Sprintf("cannot read the logged round: %v", err)})
 		return
 	}
 	// Dealing order of casino-holdem: player, dealer, flop, turn, river.
@@ -405,7 +525,7 @@ func demoPlayer(add func(demoStep), out, seed string) {
 			"--client-seed", r.Fairness.ClientSeeds[0], "--nonce", strconv.FormatUint(r.Fairness.Nonce, 10),
 			"--cards", strings.Join(cards, " ")}
 		res := runSub(args...)
-		add(demoStep{Who: "player", Command: strings.Join(args[:3], " ") + " ... --cards \"" + strings.Join(cards, " ") + "\"",
+		add(demo.Step{Who: "player", Command: strings.Join(args[:3], " ") + " ... --cards \"" + strings.Join(cards, " ") + "\"",
 			OK: res.code == want, Detail: fmt.Sprintf("%s: exit %d (want %d)", what, res.code, want)})
 	}
 	verify(cards, exitOK, fmt.Sprintf("round %s: seed matches its commitment and re-deals the logged cards", r.RoundID))
