@@ -108,7 +108,7 @@ error), 2 usage.`,
 
 // demoDefaultDecks sizes the deck battery so that the whole demo takes
 // about a minute on 2 cores.
-const demoDefaultDecks = 5_000_000
+const demoDefaultDecks = 10_000_000
 
 // demoMinRounds is the least --rounds: the log battery of the
 // certification needs 5,000 rounds, and some are voided or faulty.
