@@ -15,6 +15,13 @@
 //	return f.Commit()
 //
 // never leaves a file at name unless Commit succeeded.
+//
+// A name that is a symbolic link is written through it: the temporary file
+// goes beside the link's target, which the rename replaces, and the link
+// stays. A name that is not a regular file (a device such as /dev/null or
+// /dev/stdout's terminal or pipe, a named pipe) is written directly, as
+// os.Create would: nothing can be renamed over it without destroying it,
+// and a device or a pipe has no torn state to avoid.
 package atomicfile
 
 import (
@@ -35,10 +42,11 @@ const (
 
 // File is a file being written under a temporary name.
 type File struct {
-	f    *os.File
-	name string // the final name
-	tmp  string
-	done bool // committed or aborted
+	f      *os.File
+	name   string // the final name
+	target string // where the rename goes: name, or the target of the link name is
+	tmp    string // "" when the file is written directly (not a regular file)
+	done   bool   // committed or aborted
 }
 
 // Create starts writing the file name, with the permissions of
@@ -49,7 +57,24 @@ func Create(name string) (*File, error) { return CreateMode(name, 0o666) }
 // the umask). The temporary file is created in name's directory, which
 // must exist.
 func CreateMode(name string, perm os.FileMode) (*File, error) {
-	dir, base := filepath.Split(name)
+	target := name
+	if st, err := os.Lstat(name); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(name); err != nil {
+			return nil, fmt.Errorf("failed to create %s: %w", name, err)
+		}
+	}
+	if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, fmt.Errorf("failed to create %s: is a directory", name)
+		}
+		// A device or a named pipe: written directly (see the package doc).
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("failed to create %s: %w", name, err)
+		}
+		return &File{f: f, name: name, target: target}, nil
+	}
+	dir, base := filepath.Split(target)
 	for range 100 {
 		tmp := filepath.Join(dir, TempPrefix+base+TempInfix+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
@@ -59,7 +84,7 @@ func CreateMode(name string, perm os.FileMode) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("failed to create %s: %w", name, err)
 		}
-		return &File{f: f, name: name, tmp: tmp}, nil
+		return &File{f: f, name: name, target: target, tmp: tmp}, nil
 	}
 	return nil, fmt.Errorf("failed to create %s: no free temporary name", name)
 }
@@ -78,15 +103,19 @@ func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
 // the temporary file is removed and nothing is left at the final name that
 // was not there before.
 func (f *File) Commit() error {
-	return f.commit(func() error { return os.Rename(f.tmp, f.name) })
+	return f.commit(func() error { return os.Rename(f.tmp, f.target) })
 }
 
 // CommitNew is Commit, but it refuses to replace an existing file: it
 // returns an error matching [os.ErrExist] and leaves the existing file as
 // it was. It needs a file system with hard links.
 func (f *File) CommitNew() error {
+	if f.tmp == "" {
+		f.Abort()
+		return fmt.Errorf("failed to write %s: %w", f.name, os.ErrExist)
+	}
 	return f.commit(func() error {
-		if err := os.Link(f.tmp, f.name); err != nil {
+		if err := os.Link(f.tmp, f.target); err != nil {
 			return err
 		}
 		return os.Remove(f.tmp)
@@ -98,6 +127,12 @@ func (f *File) commit(publish func() error) error {
 		return fmt.Errorf("failed to write %s: already committed or aborted", f.name)
 	}
 	f.done = true
+	if f.tmp == "" { // written directly: nothing to sync or rename
+		if err := f.f.Close(); err != nil {
+			return fmt.Errorf("failed to write %s: %w", f.name, err)
+		}
+		return nil
+	}
 	err := f.f.Sync()
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
@@ -109,7 +144,7 @@ func (f *File) commit(publish func() error) error {
 		_ = os.Remove(f.tmp)
 		return fmt.Errorf("failed to write %s: %w", f.name, err)
 	}
-	syncDir(filepath.Dir(f.name))
+	syncDir(filepath.Dir(f.target))
 	return nil
 }
 
@@ -121,6 +156,9 @@ func (f *File) Abort() error {
 	}
 	f.done = true
 	err := f.f.Close()
+	if f.tmp == "" {
+		return err
+	}
 	if rerr := os.Remove(f.tmp); err == nil {
 		err = rerr
 	}
