@@ -65,7 +65,7 @@ type traceRound struct {
 
 	chainIndex uint64 // the round's hash-chain index, from 1; 0 for none
 
-	currency string // the round's currency (owned: see Checker.currency)
+	currency string // the round's currency (owned: the declText's copy)
 
 	player playerBalance // the first box or seat; the others are in Trace.more
 	np     int
@@ -92,7 +92,7 @@ type playerBalance struct {
 // OwnRoundID copies the round id, so that the trace outlives the round.
 func (t *Trace) OwnRoundID() { t.RoundID = strings.Clone(t.RoundID) }
 
-func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
+func (t *Trace) reset(r *round.Round, src Source, ids *idCache, pc *idPrefixCache) {
 	player := ""
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		// A single-player game's seeds belong to the player.
@@ -100,7 +100,7 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 	}
 	ids.lookup(r.TableID, player)
 	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, tableID: ids.table, tableSeq: r.TableSeq, session: ids.sessionFP}
-	t.setID(r.RoundID)
+	t.setIDCached(r.RoundID, pc)
 }
 
 // idCache keeps the fingerprints of the last table and player seen with a
