@@ -180,16 +180,17 @@ type Ledger struct {
 	// here, keyed by pairKey: the first run, and the others for the few
 	// keys that have more than one. Verified hash-chain links are in
 	// neither: their chain's state covers them.
-	nonces   map[uint64]nonceRange
-	moreRuns map[uint64][]nonceRange
-	seeds    map[uint64]seedState
-	hist     map[uint64][]byte        // by seed fingerprint
-	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
-	chains   map[[32]byte]*chainState // by anchor (commitment)
-	tables   map[uint64]int64         // last round time per table
-	players  playerTable
-	places   places    // where the rounds observed are, by ordinal
-	declared declState // what tables, seed sessions and wallets declared (declared.go)
+	nonces     map[uint64]nonceRange
+	moreRuns   map[uint64][]nonceRange
+	seeds      map[uint64]int32 // by seed fingerprint: the seed's state in seedStates
+	seedStates []seedState
+	hist       map[uint64][]byte        // by seed fingerprint
+	seedIDs    []byte                   // the round ids of seedState.first and chainState.first
+	chains     map[[32]byte]*chainState // by anchor (commitment)
+	tables     map[uint64]int64         // last round time per table
+	players    playerTable
+	places     places    // where the rounds observed are, by ordinal
+	declared   declState // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 }
@@ -229,7 +230,7 @@ type chainState struct {
 // NewLedger returns an empty Ledger.
 func NewLedger() *Ledger {
 	return &Ledger{
-		seeds:    map[uint64]seedState{},
+		seeds:    map[uint64]int32{},
 		nonces:   map[uint64]nonceRange{},
 		moreRuns: map[uint64][]nonceRange{},
 		hist:     map[uint64][]byte{},
@@ -339,23 +340,25 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	// A single seed, or a link that does not verify: the state is kept
 	// per seed.
 	fp := t.seedFP
-	s, ok := l.seeds[fp]
+	i, ok := l.seeds[fp]
 	if !ok {
-		s = seedState{session: t.session, first: l.keepText(t.RoundID)}
+		s := seedState{session: t.session, first: l.keepText(t.RoundID)}
 		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
 		l.startSeed(t, fp, &s.decl)
 		startNonceSeq(t, &s.seq, add)
-		l.seeds[fp] = s
+		l.seeds[fp] = int32(len(l.seedStates))
+		l.seedStates = append(l.seedStates, s)
 		return
 	}
+	// In place: one map lookup a round. Nothing below adds a seed.
+	s := &l.seedStates[i]
 	if s.session != t.session {
 		add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
 	} else {
 		l.observeSeedDecl(t, fp, s.decl, s.first, add)
 	}
 	fresh := l.seedNonce(fp, &s.nonces, t.ClientFP, t.Nonce)
-	nonceSeq(t, &s, fresh, add)
-	l.seeds[fp] = s
+	nonceSeq(t, s, fresh, add)
 	if !fresh {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
 	}

@@ -146,9 +146,8 @@ func (l *Ledger) moveOnSeqs(t *Trace) {
 			st.seq.next(t.chainIndex)
 		}
 	default:
-		if s, ok := l.seeds[t.seedFP]; ok && s.session == t.session {
-			s.seq.next(t.Nonce)
-			l.seeds[t.seedFP] = s
+		if i, ok := l.seeds[t.seedFP]; ok && l.seedStates[i].session == t.session {
+			l.seedStates[i].seq.next(t.Nonce)
 		}
 	}
 }
