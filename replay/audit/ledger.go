@@ -187,7 +187,6 @@ type Ledger struct {
 	hist       map[uint64][]byte        // by seed fingerprint
 	seedIDs    []byte                   // the round ids of seedState.first and chainState.first
 	chains     map[[32]byte]*chainState // by anchor (commitment)
-	tables     map[uint64]int64         // last round time per table
 	players    playerTable
 	places     places    // where the rounds observed are, by ordinal
 	declared   declState // what tables, seed sessions and wallets declared (declared.go)
@@ -235,7 +234,6 @@ func NewLedger() *Ledger {
 		moreRuns: map[uint64][]nonceRange{},
 		hist:     map[uint64][]byte{},
 		chains:   map[[32]byte]*chainState{},
-		tables:   map[uint64]int64{},
 		players:  newPlayerTable(),
 	}
 }
@@ -284,10 +282,13 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		return out
 	}
 	if t.TimeOK {
-		if last, ok := l.tables[t.table]; ok && t.Time < last {
-			add(finding.RoundOrder, "time", "at or after "+formatMicros(last)+" (the table's previous round)", formatMicros(t.Time), "")
-		} else if !ok || t.Time > last {
-			l.tables[t.table] = t.Time
+		// The table's last round time is kept with its numbering (one
+		// lookup, through the tables' cache).
+		st := l.tableSeqs.get(t)
+		if st.timed && t.Time < st.last {
+			add(finding.RoundOrder, "time", "at or after "+formatMicros(st.last)+" (the table's previous round)", formatMicros(t.Time), "")
+		} else if !st.timed || t.Time > st.last {
+			st.last, st.timed = t.Time, true
 		}
 	}
 	l.observeTableSeq(t, add)

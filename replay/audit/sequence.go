@@ -152,12 +152,15 @@ func (l *Ledger) moveOnSeqs(t *Trace) {
 	}
 }
 
-// tableSeq is a table's round numbering.
+// tableSeq is a table's round numbering, and the time of its latest round.
 type tableSeq struct {
 	name       string // the table id
 	pos        seqPos
 	numbered   bool  // a round of the table had a table_seq
 	unnumbered int64 // rounds without table_seq before the first numbered one
+
+	last  int64 // the time of the table's latest round (timed: one was seen), Unix microseconds
+	timed bool
 }
 
 // tableSeqs are the tables' numberings, by table fingerprint, with a
