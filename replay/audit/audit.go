@@ -108,11 +108,18 @@ type Checker struct {
 
 	em emitter // the findings of the round being checked
 
+	// ruleDecl is the declared texts the rules (ruleEntry) were last
+	// checked with; hashOther, whether their profile hash is another
+	// version than the rules'.
+	ruleDecl  *declText
+	hashOther bool
+
+	idPrefix idPrefixCache // the last round id's prefix and its fingerprint
+
 	// The ids traces hold: copies a finding of the Ledger can name, made
-	// once rather than per round. currency is the last round's currency;
-	// names are player ids by fingerprint (see playerName).
-	currency string
-	names    [nameCacheSize]struct {
+	// once rather than per round. names are player ids by fingerprint
+	// (see playerName).
+	names [nameCacheSize]struct {
 		fp   uint64
 		name string
 	}
@@ -130,6 +137,22 @@ func (c *Checker) playerName(fp uint64, id string) string {
 	if c.ids.ok && c.ids.player == id {
 		return c.ids.player
 	}
+	return c.otherName(fp, id)
+}
+
+// player returns the fingerprint of the player id id and an owned copy
+// of it: fingerprintPlayer and playerName with one comparison for the
+// seed's session's player.
+func (c *Checker) player(id string) (uint64, string) {
+	if c.ids.ok && c.ids.player == id && id != "" {
+		return c.ids.playerFP, c.ids.player
+	}
+	fp := fingerprint(id)
+	return fp, c.playerName(fp, id)
+}
+
+// otherName is playerName for a player other than the session's.
+func (c *Checker) otherName(fp uint64, id string) string {
 	n := &c.names[fp%nameCacheSize]
 	if n.fp != fp || n.name != id {
 		n.fp, n.name = fp, strings.Clone(id)
@@ -263,17 +286,21 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 	c.ifPlayed = IfPlayed{}
 	// The seed's cache also keeps the fingerprints of its session's ids.
 	c.ids = &c.seed(r.Fairness.ServerSeed, r.Fairness.ChainIndex > 0).ids
-	t.reset(r, src, c.ids)
-	if r.Currency != c.currency {
-		c.currency = strings.Clone(r.Currency)
+	t.reset(r, src, c.ids, &c.idPrefix)
+	d := c.decls.lookup(r)
+	// d holds owned copies of the round's scheme, profile, profile hash
+	// and currency: while it stays the same (and the game too), the
+	// rules and the profile hash's check are the previous round's.
+	t.decl, t.rotated, t.currency = d, r.Fairness.ClientSeedRotated, d.currency
+	if d != c.ruleDecl || r.Game != c.ruleKey.game {
+		if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
+			c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
+			c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)
+		}
+		c.ruleDecl = d
+		c.hashOther = r.ProfileHash != "" && c.ruleErr == nil && c.ruleEntry.hash != r.ProfileHash
 	}
-	t.currency = c.currency
-	t.decl, t.rotated = c.decls.lookup(r), r.Fairness.ClientSeedRotated
-	if r.Profile != c.ruleKey.profile || r.Game != c.ruleKey.game {
-		c.ruleKey.profile, c.ruleKey.game = strings.Clone(r.Profile), strings.Clone(r.Game)
-		c.ruleEntry, c.ruleErr = c.cfg.Rules.lookup(r)
-	}
-	if r.ProfileHash != "" && c.ruleErr == nil && c.ruleEntry.hash != r.ProfileHash {
+	if c.hashOther {
 		e.add(finding.ProfileMismatch, "profile_hash", c.ruleEntry.hash, r.ProfileHash, "the round names another version of its profile")
 	}
 	c.checkTimes(r, t, e)

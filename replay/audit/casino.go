@@ -266,8 +266,8 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		e.add(finding.InputDamaged, boxField(i, "decision"), `"call", "fold" or ""`, quote(b.Decision), "")
 		return
 	}
-	fp := c.ids.fingerprintPlayer(b.PlayerID)
-	t.addPlayer(fp, c.playerName(fp, b.PlayerID), clientAt(r, t, i, len(r.Boxes)), b.BalanceBefore, b.BalanceAfter, i, false)
+	fp, name := c.player(b.PlayerID)
+	t.addPlayer(fp, name, clientAt(r, t, i, len(r.Boxes)), b.BalanceBefore, b.BalanceAfter, i, false)
 
 	// Balance arithmetic.
 	stakes, err1 := money.Sum(b.Ante, b.Call, b.Bonus)

@@ -400,10 +400,10 @@ func (l *Ledger) retireOwner(owner, fp uint64, st *chainState) {
 		ds.seedOwner, ds.chainOwner, ds.lists = map[uint64]uint64{}, map[uint64]*chainState{}, map[uint64][]sessPlayer{}
 	}
 	if old, ok := ds.seedOwner[owner]; ok && (st != nil || old != fp) {
-		if s, ok := l.seeds[old]; ok && s.decl > 0 {
+		if i, ok := l.seeds[old]; ok && l.seedStates[i].decl > 0 {
+			s := &l.seedStates[i]
 			ds.free = append(ds.free, int32(s.decl-1))
 			s.decl = seedRetired
-			l.seeds[old] = s
 		}
 		ds.dropList(old)
 		delete(ds.seedOwner, owner)

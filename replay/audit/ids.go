@@ -82,15 +82,42 @@ func appendID(dst []byte, prefix string, width int, n uint64) []byte {
 
 // setID fills t's round-id keys: its fingerprint, and for a numbered id
 // the fingerprint of its prefix and width, and its number.
-func (t *traceRound) setID(id string) {
+func (t *traceRound) setID(id string) { t.setIDCached(id, nil) }
+
+// setIDCached is setID with the prefix's fingerprint taken from pc when
+// the prefix is pc's (a table's round ids share theirs), and kept there
+// otherwise. pc may be nil.
+func (t *traceRound) setIDCached(id string, pc *idPrefixCache) {
 	t.idFP = fingerprint(id)
 	if prefix, width, n, ok := splitID(id); ok {
-		var h maphash.Hash
-		h.SetSeed(fpSeed)
-		h.WriteString(prefix)
-		h.WriteByte(byte(width))
-		t.idPrefix, t.idNum, t.idNumbered = h.Sum64(), n, true
+		var fp uint64
+		if pc != nil && pc.ok && pc.width == width && string(pc.buf[:pc.n]) == prefix {
+			fp = pc.fp
+		} else {
+			var h maphash.Hash
+			h.SetSeed(fpSeed)
+			h.WriteString(prefix)
+			h.WriteByte(byte(width))
+			fp = h.Sum64()
+			if pc != nil {
+				pc.ok = len(prefix) <= len(pc.buf)
+				if pc.ok {
+					pc.n, pc.width, pc.fp = copy(pc.buf[:], prefix), width, fp
+				}
+			}
+		}
+		t.idPrefix, t.idNum, t.idNumbered = fp, n, true
 	}
+}
+
+// idPrefixCache is the fingerprint of the last round-id prefix (up to 64
+// bytes) and width seen, kept in place: no allocation.
+type idPrefixCache struct {
+	buf   [64]byte
+	n     int
+	width int
+	fp    uint64
+	ok    bool
 }
 
 func (s *idSet) reserve(n int64) { s.hint = n }

@@ -65,7 +65,7 @@ type traceRound struct {
 
 	chainIndex uint64 // the round's hash-chain index, from 1; 0 for none
 
-	currency string // the round's currency (owned: see Checker.currency)
+	currency string // the round's currency (owned: the declText's copy)
 
 	player playerBalance // the first box or seat; the others are in Trace.more
 	np     int
@@ -92,7 +92,7 @@ type playerBalance struct {
 // OwnRoundID copies the round id, so that the trace outlives the round.
 func (t *Trace) OwnRoundID() { t.RoundID = strings.Clone(t.RoundID) }
 
-func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
+func (t *Trace) reset(r *round.Round, src Source, ids *idCache, pc *idPrefixCache) {
 	player := ""
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		// A single-player game's seeds belong to the player.
@@ -100,7 +100,7 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache) {
 	}
 	ids.lookup(r.TableID, player)
 	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, tableID: ids.table, tableSeq: r.TableSeq, session: ids.sessionFP}
-	t.setID(r.RoundID)
+	t.setIDCached(r.RoundID, pc)
 }
 
 // idCache keeps the fingerprints of the last table and player seen with a
@@ -180,16 +180,16 @@ type Ledger struct {
 	// here, keyed by pairKey: the first run, and the others for the few
 	// keys that have more than one. Verified hash-chain links are in
 	// neither: their chain's state covers them.
-	nonces   map[uint64]nonceRange
-	moreRuns map[uint64][]nonceRange
-	seeds    map[uint64]seedState
-	hist     map[uint64][]byte        // by seed fingerprint
-	seedIDs  []byte                   // the round ids of seedState.first and chainState.first
-	chains   map[[32]byte]*chainState // by anchor (commitment)
-	tables   map[uint64]int64         // last round time per table
-	players  playerTable
-	places   places    // where the rounds observed are, by ordinal
-	declared declState // what tables, seed sessions and wallets declared (declared.go)
+	nonces     map[uint64]nonceRange
+	moreRuns   map[uint64][]nonceRange
+	seeds      map[uint64]int32 // by seed fingerprint: the seed's state in seedStates
+	seedStates []seedState
+	hist       map[uint64][]byte        // by seed fingerprint
+	seedIDs    []byte                   // the round ids of seedState.first and chainState.first
+	chains     map[[32]byte]*chainState // by anchor (commitment)
+	players    playerTable
+	places     places    // where the rounds observed are, by ordinal
+	declared   declState // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 }
@@ -229,12 +229,11 @@ type chainState struct {
 // NewLedger returns an empty Ledger.
 func NewLedger() *Ledger {
 	return &Ledger{
-		seeds:    map[uint64]seedState{},
+		seeds:    map[uint64]int32{},
 		nonces:   map[uint64]nonceRange{},
 		moreRuns: map[uint64][]nonceRange{},
 		hist:     map[uint64][]byte{},
 		chains:   map[[32]byte]*chainState{},
-		tables:   map[uint64]int64{},
 		players:  newPlayerTable(),
 	}
 }
@@ -283,10 +282,13 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		return out
 	}
 	if t.TimeOK {
-		if last, ok := l.tables[t.table]; ok && t.Time < last {
-			add(finding.RoundOrder, "time", "at or after "+formatMicros(last)+" (the table's previous round)", formatMicros(t.Time), "")
-		} else if !ok || t.Time > last {
-			l.tables[t.table] = t.Time
+		// The table's last round time is kept with its numbering (one
+		// lookup, through the tables' cache).
+		st := l.tableSeqs.get(t)
+		if st.timed && t.Time < st.last {
+			add(finding.RoundOrder, "time", "at or after "+formatMicros(st.last)+" (the table's previous round)", formatMicros(t.Time), "")
+		} else if !st.timed || t.Time > st.last {
+			st.last, st.timed = t.Time, true
 		}
 	}
 	l.observeTableSeq(t, add)
@@ -339,23 +341,25 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	// A single seed, or a link that does not verify: the state is kept
 	// per seed.
 	fp := t.seedFP
-	s, ok := l.seeds[fp]
+	i, ok := l.seeds[fp]
 	if !ok {
-		s = seedState{session: t.session, first: l.keepText(t.RoundID)}
+		s := seedState{session: t.session, first: l.keepText(t.RoundID)}
 		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
 		l.startSeed(t, fp, &s.decl)
 		startNonceSeq(t, &s.seq, add)
-		l.seeds[fp] = s
+		l.seeds[fp] = int32(len(l.seedStates))
+		l.seedStates = append(l.seedStates, s)
 		return
 	}
+	// In place: one map lookup a round. Nothing below adds a seed.
+	s := &l.seedStates[i]
 	if s.session != t.session {
 		add(finding.SeedReused, "fairness.server_seed", "one session (table, and player of a single-box game) per seed, first used in round "+l.text(s.first), "another session", "")
 	} else {
 		l.observeSeedDecl(t, fp, s.decl, s.first, add)
 	}
 	fresh := l.seedNonce(fp, &s.nonces, t.ClientFP, t.Nonce)
-	nonceSeq(t, &s, fresh, add)
-	l.seeds[fp] = s
+	nonceSeq(t, s, fresh, add)
 	if !fresh {
 		add(finding.NonceReused, "fairness.nonce", "a nonce not used before with this server seed and client input", strconv.FormatUint(t.Nonce, 10), "")
 	}

@@ -570,7 +570,8 @@ func TestSeedNoncesMatchASet(t *testing.T) {
 	}
 	require.Greater(t, reused, 500)
 	var paired, kept, runs int
-	for fp, st := range l.seeds {
+	for fp, i := range l.seeds {
+		st := l.seedStates[i]
 		if st.nonces.paired {
 			paired++
 			require.NotContains(t, l.hist, fp)

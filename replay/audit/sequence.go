@@ -146,19 +146,21 @@ func (l *Ledger) moveOnSeqs(t *Trace) {
 			st.seq.next(t.chainIndex)
 		}
 	default:
-		if s, ok := l.seeds[t.seedFP]; ok && s.session == t.session {
-			s.seq.next(t.Nonce)
-			l.seeds[t.seedFP] = s
+		if i, ok := l.seeds[t.seedFP]; ok && l.seedStates[i].session == t.session {
+			l.seedStates[i].seq.next(t.Nonce)
 		}
 	}
 }
 
-// tableSeq is a table's round numbering.
+// tableSeq is a table's round numbering, and the time of its latest round.
 type tableSeq struct {
 	name       string // the table id
 	pos        seqPos
 	numbered   bool  // a round of the table had a table_seq
 	unnumbered int64 // rounds without table_seq before the first numbered one
+
+	last  int64 // the time of the table's latest round (timed: one was seen), Unix microseconds
+	timed bool
 }
 
 // tableSeqs are the tables' numberings, by table fingerprint, with a

@@ -210,6 +210,9 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 	// chunks are in flight: one being filled per worker, one waiting per
 	// unit in flight, one with the Ledger.
 	free := make(chan []audit.Trace, 2*workers+4)
+	// The chunks' totals (about 90 bytes a round) go round the same way,
+	// kept across collections (a sync.Pool drops them).
+	freeTotals := make(chan *unitTotals, 2*workers+4)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for range workers {
@@ -218,7 +221,7 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			defer wg.Done()
 			c := audit.NewChecker(opts.Config)
 			for i := range next {
-				checkUnit(ds, i, units[i], c, results[i], free, done)
+				checkUnit(ds, i, units[i], c, results[i], free, freeTotals, done)
 			}
 		}()
 	}
@@ -262,7 +265,10 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			check.observe(ck.traces)
 			buf = ledger.ObserveAll(ck.traces, buf)
 			buf = sum.merge(ck.totals, ck.traces, buf)
-			totalsPool.Put(ck.totals)
+			select {
+			case freeTotals <- ck.totals:
+			default:
+			}
 			select {
 			case free <- ck.traces[:0]:
 			default:
@@ -307,11 +313,21 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 // chunks, the last one marked. Trace storage is taken from free when there
 // is some. It returns early, without sending the rest, once done is
 // closed.
-func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- *chunk, free chan []audit.Trace, done <-chan struct{}) {
+func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- *chunk, free chan []audit.Trace, freeTotals chan *unitTotals, done <-chan struct{}) {
 	left := u.Rounds // rounds not yet in a chunk, when known
 	newChunk := func() *chunk {
-		ck := &chunk{totals: totalsPool.Get().(*unitTotals)}
-		ck.totals.reset()
+		ck := &chunk{}
+		select {
+		case ck.totals = <-freeTotals:
+			ck.totals.reset()
+		default:
+			ck.totals = &unitTotals{}
+			ck.totals.reset()
+			if left > 0 {
+				// Sized once rather than grown by doubling.
+				ck.totals.money = make([]roundMoney, 0, min(left, int64(chunkRounds)))
+			}
+		}
 		select {
 		case ck.traces = <-free:
 		default:

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/currency"
@@ -315,12 +314,9 @@ type voidRound struct {
 	ifPlayed audit.IfPlayed
 }
 
-// totalsPool recycles the units' totals: a unit's round amounts take
-// about 90 bytes a round.
-var totalsPool = sync.Pool{New: func() any { return &unitTotals{} }}
-
-// unitTotals is what a worker accumulates over one unit for the summary.
-// It is recycled from unit to unit.
+// unitTotals is what a worker accumulates over one chunk of a unit for
+// the summary (a round's amounts take about 90 bytes). It is recycled from
+// chunk to chunk (see replay).
 type unitTotals struct {
 	keys     []moneyKey
 	sums     []moneySums // by key
