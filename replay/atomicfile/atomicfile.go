@@ -175,6 +175,11 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 // returns an error matching [os.ErrExist] and leaves that file as it was
 // (keys, and the outputs a user asked not to overwrite).
 func WriteFileNew(name string, data []byte, perm os.FileMode) error {
+	if _, err := os.Lstat(name); err == nil {
+		// Refused before anything is opened: opening a named pipe for
+		// writing would wait for a reader.
+		return fmt.Errorf("failed to write %s: %w", name, os.ErrExist)
+	}
 	return writeFile(name, data, perm, (*File).CommitNew)
 }
 
