@@ -125,15 +125,6 @@ func (c *idCache) lookup(table, player string) {
 	c.sessionFP = h.Sum64()
 }
 
-// fingerprintPlayer returns the fingerprint of id, from the cache when it
-// is the cached player.
-func (c *idCache) fingerprintPlayer(id string) uint64 {
-	if c.ok && c.player == id && id != "" {
-		return c.playerFP
-	}
-	return fingerprint(id)
-}
-
 func (t *Trace) addPlayer(fp uint64, name string, client uint64, before, after int64, slot int, seat bool) {
 	p := playerBalance{fp, name, client, before, after, int8(slot), seat}
 	switch t.np {
