@@ -135,7 +135,7 @@ func parseAnswer(b []byte) (Answer, error) {
 		var syn *json.SyntaxError
 		switch {
 		case errors.As(err, &typ):
-			return Answer{}, lineErr(typ.Field, "JSON %s, want %s", typ.Value, jsonKind(typ.Type))
+			return Answer{}, lineErr(typ.Field, "JSON %s, want %s", typ.Value, JSONKind(typ.Type))
 		case errors.As(err, &syn):
 			return Answer{}, lineErr("", "not JSON at byte %d: %v", syn.Offset, syn)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -343,8 +343,10 @@ func OwnAnswers() ([]Answer, error) {
 	return out, nil
 }
 
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
+// JSONKind names the JSON value a Go type decodes from, for the messages
+// of strict decoders (this package's answer files, the suites of package
+// certify/suite).
+func JSONKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
 		return "an array"
@@ -360,7 +362,7 @@ func jsonKind(t reflect.Type) string {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "an integer in range"
 	case reflect.Pointer:
-		return jsonKind(t.Elem())
+		return JSONKind(t.Elem())
 	}
 	return t.String()
 }

@@ -256,7 +256,7 @@ func (p *Predicate) validate(subjects map[string]bool) error {
 	ids := make(map[string]bool, len(p.Requirements))
 	for i, r := range p.Requirements {
 		f := fmt.Sprintf("predicate.requirements[%d]", i)
-		if !isID(r.ID) {
+		if !ValidID(r.ID) {
 			return malformed(f+".id", "%q: want lower-case letters and digits in groups joined by '-' or '.'", r.ID)
 		}
 		if ids[r.ID] {
@@ -310,8 +310,10 @@ func checkName(name string) error {
 	return nil
 }
 
-// isID reports whether s is a requirement id.
-func isID(s string) bool {
+// ValidID reports whether s is a requirement id (Requirement.ID): groups of
+// lower-case letters and digits joined by single '-' or '.', at most 128
+// bytes.
+func ValidID(s string) bool {
 	if s == "" || len(s) > 128 {
 		return false
 	}

@@ -48,11 +48,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fairhold/fairhold/certify/conformance"
+	"github.com/fairhold/fairhold/certify/report"
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/replay/profile"
 )
@@ -209,7 +210,7 @@ func Parse(data []byte, file, dir string) (*Suite, error) {
 			return nil, within(file, f, err)
 		}
 		switch {
-		case !isID(r.ID):
+		case !report.ValidID(r.ID):
 			return nil, inputErr(file, f+".id", "%q: want lower-case letters and digits in groups joined by '-' or '.'", r.ID)
 		case ids[r.ID]:
 			return nil, inputErr(file, f+".id", "%q repeats an earlier requirement", r.ID)
@@ -279,28 +280,6 @@ func fsValidPath(p string) bool {
 	return path.Clean(p) == p
 }
 
-// isID reports whether s is a requirement id (report.Requirement.ID).
-func isID(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	prevSep := true
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			prevSep = false
-		case c == '-' || c == '.':
-			if prevSep {
-				return false
-			}
-			prevSep = true
-		default:
-			return false
-		}
-	}
-	return !prevSep
-}
-
 // decodeStrict decodes one JSON value into v: unknown members and
 // trailing data are errors.
 func decodeStrict(data []byte, v any) error {
@@ -334,7 +313,7 @@ func within(file, prefix string, err error) *Error {
 	case errors.As(err, &fe):
 		return &Error{File: file, Field: join(fe.Field), Err: fe.Err}
 	case errors.As(err, &typ):
-		return &Error{File: file, Field: join(typ.Field), Err: fmt.Errorf("JSON %s, want %s", typ.Value, jsonKind(typ.Type))}
+		return &Error{File: file, Field: join(typ.Field), Err: fmt.Errorf("JSON %s, want %s", typ.Value, conformance.JSONKind(typ.Type))}
 	case errors.As(err, &syn):
 		return &Error{File: file, Field: prefix, Err: fmt.Errorf("not JSON at byte %d: %v", syn.Offset, syn)}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
@@ -384,26 +363,4 @@ func Builtin(name, dir string) (*Suite, error) {
 func (s *Suite) SetArtefacts(a Artefacts) error {
 	s.Artefacts = a
 	return s.checkArtefacts()
-}
-
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer in range"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
-	}
-	return t.String()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 	"github.com/spf13/cobra"
 
 	"github.com/fairhold/fairhold/certify/report"
@@ -75,22 +76,32 @@ func reportInputError(file string, err error) error {
 	return err
 }
 
-func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) error {
-	keys := make([]*report.PublicKey, len(o.keys))
-	for i, p := range o.keys {
+// readReport reads the public keys at keyPaths and the signed report at
+// path; a malformed file is a usage error naming it.
+func readReport(path string, keyPaths []string) ([]*report.PublicKey, *dsse.Envelope, error) {
+	keys := make([]*report.PublicKey, len(keyPaths))
+	for i, p := range keyPaths {
 		k, err := report.ReadPublicKey(p)
 		if err != nil {
-			return reportInputError(p, err)
+			return nil, nil, reportInputError(p, err)
 		}
 		keys[i] = k
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("failed to read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	env, err := report.ParseEnvelope(data)
 	if err != nil {
-		return reportInputError(path, err)
+		return nil, nil, reportInputError(path, err)
+	}
+	return keys, env, nil
+}
+
+func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) error {
+	keys, env, err := readReport(path, o.keys)
+	if err != nil {
+		return err
 	}
 	v, err := report.Verify(env, keys...)
 	switch {
@@ -227,21 +238,9 @@ without --force), 1 an I/O error.`,
 }
 
 func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) error {
-	keys := make([]*report.PublicKey, len(o.keys))
-	for i, p := range o.keys {
-		k, err := report.ReadPublicKey(p)
-		if err != nil {
-			return reportInputError(p, err)
-		}
-		keys[i] = k
-	}
-	data, err := os.ReadFile(path)
+	keys, env, err := readReport(path, o.keys)
 	if err != nil {
-		return fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	env, err := report.ParseEnvelope(data)
-	if err != nil {
-		return reportInputError(path, err)
+		return err
 	}
 	var st *report.Statement
 	verified := "signatures not verified"
