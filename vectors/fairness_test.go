@@ -60,3 +60,19 @@ func FuzzParseFairness(f *testing.F) {
 		assert.Equal(t, v, w)
 	})
 }
+
+// An escaped unpaired surrogate in a client seed is kept as invalid
+// UTF-8 (encoding/json would turn it into U+FFFD, which is valid), and is
+// written back as the same escape.
+func TestStringsKeepLoneSurrogates(t *testing.T) {
+	in := `{"id":"a","expect":"malformed","field":"client_seeds","client_seeds":["x\ud800y","\udc00","\ud83c\udca1","\u00e9\"\\<&"]}`
+	v, err := ParseFairness([]byte(in))
+	require.NoError(t, err)
+	assert.Equal(t, Strings{"x\xed\xa0\x80y", "\xed\xb0\x80", "🂡", "é\"\\<&"}, v.ClientSeeds)
+	b, err := v.ClientSeeds.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, `["x\ud800y","\udc00","🂡","é\"\\<&"]`, string(b))
+	// A file that is not UTF-8 is rejected outright.
+	_, err = ParseFairness([]byte("{\"id\":\"a\",\"expect\":\"success\",\"client_seeds\":[\"\xff\"]}"))
+	assert.ErrorIs(t, err, ErrFairnessVector)
+}
