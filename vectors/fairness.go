@@ -49,11 +49,11 @@ type FairnessVector struct {
 	Seats  []int `json:"seats,omitempty"`
 	Button int   `json:"button,omitempty"`
 
-	ServerSeed  string   `json:"server_seed"`
+	ServerSeed string `json:"server_seed"`
 	// ClientSeeds keeps an escaped unpaired surrogate as invalid UTF-8
 	// ([Strings]), which a verifier must reject.
 	ClientSeeds Strings `json:"client_seeds"`
-	Nonce       string   `json:"nonce"`
+	Nonce       string  `json:"nonce"`
 
 	Commitment  string        `json:"commitment,omitempty"`
 	CommittedAt string        `json:"committed_at,omitempty"` // RFC 3339
