@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -706,4 +707,35 @@ print(n)
 	n, err := strconv.Atoi(lines[1])
 	require.NoError(t, err, string(out))
 	assert.GreaterOrEqual(t, n, 40, "fairhold/v1 vectors checked by the Python verifier")
+}
+
+// docs/fairness.md names vectors: each exists, and each edge vector of
+// the generator is named in the document (section 20 states its rule).
+func TestFairnessDocNamesVectors(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fairness.md")
+	require.NoError(t, err)
+	vs, err := vectors.Fairness()
+	require.NoError(t, err)
+	ids := map[string]bool{}
+	for _, v := range vs {
+		ids[v.ID] = true
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`((?:v1|stake|malformed)-[a-z0-9-]*[a-z0-9])`").FindAllStringSubmatch(string(doc), -1) {
+		if m[1] == "stake-compat" {
+			continue // the scheme's name
+		}
+		named[m[1]] = true
+		assert.True(t, ids[m[1]], "docs/fairness.md names vector %s, which does not exist", m[1])
+	}
+	for _, v := range edgeSpecs() {
+		if !named[v.ID] && !strings.HasPrefix(v.ID, "malformed-committed-at-") {
+			t.Errorf("edge vector %s is not named in docs/fairness.md", v.ID)
+		}
+	}
+	// The position words of section 11.1 are those of layout.Position.
+	for _, w := range []string{"player, first hole card", "box B, second hole card", "seat S, third hole card", "dealer, second card",
+		"flop, third card", "`turn`", "`river`", "`card 1`", "river: Qd claimed, Qc dealt"} {
+		assert.Contains(t, string(doc), w)
+	}
 }
