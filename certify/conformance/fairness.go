@@ -89,6 +89,9 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 		return check.Claim{}, err
 	}
 	if hasLayout {
+		if v.Count != l.Count {
+			return check.Claim{}, fieldErr(FieldCount, "%d cards, but %s with %d hands deals %d", v.Count, v.Game, v.Hands, l.Count)
+		}
 		c.Layout, c.Seats = &l, seats
 	}
 	if c.ServerSeed, err = decodeHex("server_seed", v.ServerSeed, scheme.SeedSize); err != nil {
@@ -178,9 +181,6 @@ func FairnessLayout(v vectors.FairnessVector) (l layout.Layout, seats []int, ok 
 		if len(seats) != v.Hands {
 			return layout.Layout{}, nil, false, fieldErr(FieldSeats, "%d seats for %d hands", len(seats), v.Hands)
 		}
-	}
-	if v.Count != l.Count {
-		return layout.Layout{}, nil, false, fieldErr(FieldCount, "%d cards, but %s with %d hands deals %d", v.Count, v.Game, v.Hands, l.Count)
 	}
 	return l, seats, true, nil
 }

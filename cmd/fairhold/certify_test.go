@@ -184,7 +184,7 @@ func TestCertifyDoneWhen(t *testing.T) {
 		assert.Equal(t, []string{"vectors.engine-conformance"}, failing(p))
 		r := requirement(t, p, "vectors.engine-conformance")
 		assert.Contains(t, r.Evidence.Summary, "fairness/v1-worked-example: wrong")
-		assert.Contains(t, r.Evidence.Summary, "card 3 (the dealer's first card) is 4c, expected 4h")
+		assert.Contains(t, r.Evidence.Summary, "card 3 (dealer, first card) is 4c, expected 4h")
 		assert.Contains(t, r.Evidence.Summary, "1 wrong")
 	})
 }
