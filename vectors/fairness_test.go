@@ -76,3 +76,24 @@ func TestStringsKeepLoneSurrogates(t *testing.T) {
 	_, err = ParseFairness([]byte("{\"id\":\"a\",\"expect\":\"success\",\"client_seeds\":[\"\xff\"]}"))
 	assert.ErrorIs(t, err, ErrFairnessVector)
 }
+
+func FuzzStrings(f *testing.F) {
+	for _, s := range []string{`["a"]`, `["\ud800"]`, `["\\ud800","\udc00\ud800"]`, `["\ud83c\udca1x"]`, `null`, `["<&>\u0001"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var s Strings
+		if s.UnmarshalJSON(in) != nil {
+			return
+		}
+		b, err := s.MarshalJSON()
+		require.NoError(t, err)
+		var w Strings
+		require.NoError(t, w.UnmarshalJSON(b), string(b))
+		// What survives a round trip is exact, except raw invalid bytes
+		// (not from escapes), which come back as U+FFFD.
+		c, err := w.MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, string(b), string(c))
+	})
+}

@@ -131,7 +131,7 @@ func (s Strings) MarshalJSON() ([]byte, error) {
 				fmt.Fprintf(&b, `\u%04x`, 0xd000|uint16(v[1]&0x3f)<<6|uint16(v[2]&0x3f))
 				n = 3
 			case r == utf8.RuneError && n == 1:
-				b.WriteString(`\ufffd`)
+				b.WriteString("\uFFFD") // as a character, so that a second round trip is exact
 			default:
 				q, _ := jsonString(v[:n])
 				b.Write(q[1 : len(q)-1])
