@@ -1,0 +1,132 @@
+// Every fairness vector (vectors/fairness/*.json) through the JavaScript
+// dealing of ../deal.js: verdict, failing checks, malformed field and every
+// derived value must equal the vector's.
+//
+// The drand BLS signature check is not in deal.js (opts.verifyBeacon). When
+// ../fairhold.wasm (the Go code compiled with GOOS=js GOARCH=wasm) is present,
+// it is loaded with wasm_exec.js (../wasm_exec.js, else the Go toolchain's
+// $(go env GOROOT)/lib/wasm/wasm_exec.js) and its globalThis.fairhold.verifyBeacon
+// checks the signatures; without it only the signature check is skipped.
+//
+// Run: node --test cmd/fairhold/web/test/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { checkVector } from "../deal.js";
+
+const webDir = fileURLToPath(new URL("..", import.meta.url));
+const vectorDir = join(webDir, "..", "..", "..", "vectors", "fairness");
+
+const vectors = readdirSync(vectorDir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()
+  .map((f) => ({ file: f, v: JSON.parse(readFileSync(join(vectorDir, f), "utf8")) }));
+
+// loadWasm returns globalThis.fairhold.verifyBeacon from ../fairhold.wasm, or
+// null (with the reason) when there is no WebAssembly build to load.
+async function loadWasm() {
+  const wasm = join(webDir, "fairhold.wasm");
+  if (!existsSync(wasm)) return { verify: null, why: "no cmd/fairhold/web/fairhold.wasm" };
+  let exec = join(webDir, "wasm_exec.js");
+  if (!existsSync(exec)) {
+    let root = "";
+    try {
+      root = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
+    } catch {
+      return { verify: null, why: "fairhold.wasm present but no wasm_exec.js (web/ or go env GOROOT)" };
+    }
+    exec = [join(root, "lib", "wasm", "wasm_exec.js"), join(root, "misc", "wasm", "wasm_exec.js")].find(existsSync);
+    if (!exec) return { verify: null, why: `fairhold.wasm present but no wasm_exec.js under ${root}` };
+  }
+  await import(pathToFileURL(exec).href); // defines globalThis.Go
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(wasm), go.importObject);
+  go.run(instance); // resolves when the Go program exits; it stays up serving calls
+  for (let i = 0; i < 200 && !globalThis.fairhold?.verifyBeacon; i++) await new Promise((r) => setTimeout(r, 50));
+  if (typeof globalThis.fairhold?.verifyBeacon !== "function") {
+    throw new Error("fairhold.wasm started but did not register globalThis.fairhold.verifyBeacon");
+  }
+  return { verify: globalThis.fairhold.verifyBeacon, why: "" };
+}
+
+const { verify: verifyBeacon, why: noWasm } = await loadWasm();
+const opts = verifyBeacon ? { verifyBeacon } : {};
+
+test("the vectors are all there", () => {
+  assert.ok(vectors.length >= 87, `${vectors.length} vectors`);
+  for (const { file, v } of vectors) assert.equal(`${v.id}.json`, file);
+});
+
+for (const { file, v } of vectors) {
+  test(file, async (t) => {
+    const r = await checkVector(v, opts);
+    const beaconUnchecked = v.beacon !== undefined && !verifyBeacon && v.expect !== "malformed";
+
+    if (v.expect === "malformed") {
+      assert.equal(r.verdict, "malformed", r.reason);
+      assert.equal(r.field, v.field, r.reason);
+      assert.ok(r.reason.length > 0);
+      return;
+    }
+    assert.equal(r.field, undefined);
+
+    // Every check reported, in report order (vectors/README.md, Checks).
+    const order = ["commitment", "chain", "beacon-signature", "beacon-after-commitment", "nonce-unused", "cards", "no-repeated-cards"];
+    const names = r.checks.map((c) => c.name);
+    assert.deepEqual(names, order.filter((n) => names.includes(n)));
+    const want = [];
+    if (v.commitment !== undefined) want.push("commitment");
+    if (v.chain !== undefined) want.push("chain");
+    if (v.beacon !== undefined) want.push("beacon-signature");
+    if (v.beacon !== undefined && v.committed_at !== undefined) want.push("beacon-after-commitment");
+    if (v.used_nonces !== undefined) want.push("nonce-unused");
+    if (v.claimed_cards !== undefined) want.push("cards");
+    if (v.scheme === "stake-compat") want.push("no-repeated-cards");
+    assert.deepEqual(names, want);
+
+    if (beaconUnchecked && !v.expected) {
+      // A bad signature: the vector's cards are "not derivable", which only the
+      // BLS check can tell. Everything but that check (and the cards it decides)
+      // still has to agree.
+      const beacon = r.checks.find((c) => c.name === "beacon-signature");
+      assert.equal(beacon.ok, null);
+      assert.deepEqual(r.unchecked, ["beacon-signature"]);
+      const rest = (fs) => fs.filter((f) => f !== "beacon-signature" && f !== "cards");
+      assert.deepEqual(rest(r.failures), rest(v.failures));
+      await t.test("beacon signature and the verdict it decides", { skip: `not checked: ${noWasm}` }, () => {});
+      return;
+    }
+
+    assert.equal(r.verdict, v.expect, r.reason);
+    assert.deepEqual(r.failures, v.expect === "failure" ? v.failures : []);
+    for (const c of r.checks) assert.ok(typeof c.detail === "string" && c.detail.length > 0, c.name);
+
+    if (v.expected) {
+      // Exactly the vector's derived values: no more keys, no fewer.
+      assert.deepEqual(Object.keys(r.expected).sort(), Object.keys(v.expected).sort());
+      for (const k of Object.keys(v.expected)) assert.deepEqual(r.expected[k], v.expected[k], `expected.${k}`);
+    } else {
+      assert.equal(r.expected, null);
+      assert.ok(r.failures.includes("beacon-signature"));
+    }
+
+    // A cards failure names each position in words, never an index.
+    if (r.failures.includes("cards") && r.expected) {
+      assert.ok(r.mismatches.length > 0);
+      for (const m of r.mismatches) {
+        assert.match(m.position, /^[a-z]/);
+        assert.notEqual(m.shown, m.dealt);
+      }
+    } else {
+      assert.deepEqual(r.mismatches, []);
+    }
+
+    if (beaconUnchecked) {
+      assert.equal(r.checks.find((c) => c.name === "beacon-signature").ok, null);
+      await t.test("beacon signature", { skip: `not checked: ${noWasm}` }, () => {});
+    }
+  });
+}
