@@ -7,6 +7,7 @@
 // it is loaded with wasm_exec.js (../wasm_exec.js, else the Go toolchain's
 // $(go env GOROOT)/lib/wasm/wasm_exec.js) and its globalThis.fairhold.verifyBeacon
 // checks the signatures; without it only the signature check is skipped.
+// FAIRHOLD_WASM=path/to/other.wasm loads another build instead.
 //
 // Run: node --test cmd/fairhold/web/test/
 import { test } from "node:test";
@@ -28,8 +29,8 @@ const vectors = readdirSync(vectorDir)
 // loadWasm returns globalThis.fairhold.verifyBeacon from ../fairhold.wasm, or
 // null (with the reason) when there is no WebAssembly build to load.
 async function loadWasm() {
-  const wasm = join(webDir, "fairhold.wasm");
-  if (!existsSync(wasm)) return { verify: null, why: "no cmd/fairhold/web/fairhold.wasm" };
+  const wasm = process.env.FAIRHOLD_WASM || join(webDir, "fairhold.wasm");
+  if (!existsSync(wasm)) return { verify: null, why: `no ${process.env.FAIRHOLD_WASM || "cmd/fairhold/web/fairhold.wasm"}` };
   let exec = join(webDir, "wasm_exec.js");
   if (!existsSync(exec)) {
     let root = "";
