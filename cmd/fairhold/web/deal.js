@@ -186,9 +186,8 @@ function gameCount(game, hands) {
 // the next higher occupied seat after the button, wrapping, ending with the
 // button.
 function dealingSeats(seats, button) {
-  const sorted = [...seats].sort((a, b) => a - b);
-  const k = sorted.indexOf(button);
-  return sorted.slice(k + 1).concat(sorted.slice(0, k + 1));
+  const k = seats.indexOf(button); // seats are in increasing order
+  return seats.slice(k + 1).concat(seats.slice(0, k + 1));
 }
 
 // layoutOf assigns the dealt cards (names) to positions (§11), in the shape of
@@ -282,7 +281,7 @@ function parseHex32(s, field) {
 // a flag saying whether a fraction of a second follows.
 function parseTime(s, field) {
   const m = typeof s === "string" &&
-    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(s);
+    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/.exec(s);
   if (!m) bad(field, `${JSON.stringify(s)} is not an RFC 3339 time`);
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -339,15 +338,19 @@ function parseInput(v) {
   }
   r.scheme = v.scheme;
 
-  // §11: the game, its hands (boxes or players) and, for Double Hold'em, the seats.
+  // §11: the game, its hands (boxes or players) and, for Double Hold'em, the
+  // seats (increasing, the client seeds' order, §4) and the button.
   if (v.game === undefined) {
-    for (const k of ["hands", "seats", "button"]) if (v[k] !== undefined) bad("game", `${k} given without a game`);
-  } else {
-    if (!GAMES.includes(v.game)) bad("game", `unknown game ${JSON.stringify(v.game)}`);
+    if (v.hands !== undefined) bad("game", "hands given without a game");
+  } else if (!GAMES.includes(v.game)) {
+    bad("game", `unknown game ${JSON.stringify(v.game)}`);
+  }
+  if (v.game !== "double-holdem") {
+    if (v.seats !== undefined) bad("seats", "seats are for double-holdem only");
+    if (v.button !== undefined) bad("button", "a button is for double-holdem only");
+  }
+  if (v.game !== undefined) {
     r.game = v.game;
-    if (v.game !== "double-holdem" && (v.seats !== undefined || v.button !== undefined)) {
-      bad("game", `seats and button are for double-holdem, not ${v.game}`);
-    }
     if (v.hands !== undefined && !isInt(v.hands)) bad("game", "hands is not an integer");
     if (v.game === "casino-holdem") {
       if (v.hands !== undefined && v.hands !== 1) bad("game", `casino-holdem has 1 box, not ${v.hands}`);
@@ -358,12 +361,12 @@ function parseInput(v) {
       r.hands = v.hands;
     } else {
       const seats = v.seats;
-      if (!Array.isArray(seats) || !seats.every(isInt)) bad("game", "double-holdem needs seats, the occupied seat numbers");
-      if (seats.length < 2 || seats.length > 10) bad("game", `double-holdem has 2..10 players, not ${seats.length}`);
-      if (seats.some((s) => s < 1 || s > 10)) bad("game", "seat numbers are 1..10");
-      if (new Set(seats).size !== seats.length) bad("game", "a seat is listed twice");
+      if (!Array.isArray(seats) || !seats.every(isInt)) bad("seats", "double-holdem needs seats, the occupied seat numbers");
+      if (seats.length < 2 || seats.length > 10) bad("seats", `double-holdem has 2..10 players, not ${seats.length}`);
+      if (seats.some((x) => x < 1 || x > 10)) bad("seats", "seat numbers are 1..10");
+      if (seats.some((x, i) => i > 0 && x <= seats[i - 1])) bad("seats", "seats are listed once each, in increasing order");
       if (v.hands !== undefined && v.hands !== seats.length) bad("game", `hands ${v.hands} but ${seats.length} seats`);
-      if (!isInt(v.button) || !seats.includes(v.button)) bad("game", "the button is not on an occupied seat");
+      if (!isInt(v.button) || !seats.includes(v.button)) bad("button", "the button is not on an occupied seat");
       r.hands = seats.length;
       r.order = dealingSeats(seats, v.button);
     }
@@ -724,6 +727,7 @@ export async function checkVector(v, opts = {}) {
     expected.indices = dealt.indices;
     expected.cards = dealt.indices.map(cardName);
     if (r.game) expected.layout = layoutOf(r.game, expected.cards, r.hands, r.order);
+    expected.positions = expected.indices.map((_, i) => positionName(r.game, { hands: r.hands, seats: r.order }, i));
   }
 
   const layoutInfo = { hands: r.hands, seats: r.order };
