@@ -277,8 +277,10 @@ function parseHex32(s, field) {
   return b;
 }
 
-// parseTime reads an RFC 3339 time (committed_at) into whole Unix seconds and
-// a flag saying whether a fraction of a second follows.
+// parseTime reads an RFC 3339 time (committed_at: "T" and "Z" in upper case,
+// 0..59 seconds, 1..9 fraction digits) into whole Unix seconds, dropping the
+// fraction: a round's time is whole seconds, so time(round) > committed_at
+// exactly when time(round) > its whole seconds (§7, check beacon-after-commitment).
 function parseTime(s, field) {
   const m = typeof s === "string" &&
     /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/.exec(s);
@@ -301,7 +303,7 @@ function parseTime(s, field) {
   const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   const days = era * 146097 + doe - 719468;
-  return { seconds: days * 86400 + h * 3600 + mi * 60 + se - off, fraction: !!m[7] && /[1-9]/.test(m[7]) };
+  return { seconds: days * 86400 + h * 3600 + mi * 60 + se - off };
 }
 
 // §7: the two drand chains.
