@@ -106,6 +106,13 @@ class CardError extends Error {
   }
 }
 
+// quote shows a token part, invisible characters as U+XXXX ("A♠️" holds U+FE0F).
+function quote(t) {
+  if (!/[\p{C}\p{M}\p{Z}]/u.test(t)) return JSON.stringify(t);
+  const codes = [...t].map((c) => "U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  return `${JSON.stringify(t)} (${codes.join(" ")})`;
+}
+
 // readCard reads one card at s[pos..]: returns [index, next position] or
 // throws a CardError naming token. Rank "10" or one of 2-9 T J Q K A (either
 // case), then one suit character.
@@ -123,14 +130,14 @@ function readCard(s, pos, token) {
       if (c in SUIT_OF) throw new CardError(token, "no rank");
       // The unknown rank as written: a run of digits ("11"), or one character.
       const m = /^(?:[0-9]+|.)/u.exec(s.slice(p));
-      throw new CardError(token, `unknown rank ${JSON.stringify(m[0])}`);
+      throw new CardError(token, `unknown rank ${quote(m[0])}`);
     }
     p += 1;
   }
   const cp = s.codePointAt(p);
   if (cp === undefined) throw new CardError(token, "no suit");
   const ch = String.fromCodePoint(cp);
-  if (!(ch in SUIT_OF)) throw new CardError(token, `unknown suit ${JSON.stringify(ch)}`);
+  if (!(ch in SUIT_OF)) throw new CardError(token, `unknown suit ${quote(ch)}`);
   return [4 * rank + SUIT_OF[ch], p + ch.length];
 }
 

@@ -72,6 +72,8 @@ test("parseCards: rejections name the token", () => {
   rejects("Td 10d", "10d", /Td given twice/);
   rejects("AsKdAs", "AsKdAs", /As given twice/);
   rejects("A♠ as", "as", /As given twice/);
+  rejects("A♠\uFE0F", "A♠\uFE0F", /unknown rank .*U\+FE0F/); // emoji presentation: not in docs/cards.md
+  rejects("As\u00a0Kd", "As\u00a0Kd", /U\+00A0/); // a no-break space is not a separator
   assert.throws(() => parseCards(null));
 });
 
