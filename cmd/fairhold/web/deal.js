@@ -12,8 +12,18 @@
 //
 // Section numbers "§n" refer to docs/fairness.md.
 
-const subtle = globalThis.crypto.subtle;
 const utf8 = new TextEncoder();
+
+// WebCrypto exists only in a secure context: https, localhost, or a saved
+// file. Over plain http from another host crypto.subtle is undefined; say so
+// rather than fail with a TypeError.
+function webCrypto() {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) {
+    throw new Error("WebCrypto (crypto.subtle) is not available: open the page over https, from localhost, or as a saved file");
+  }
+  return subtle;
+}
 
 // ---------------------------------------------------------------------------
 // §1 notation: hex, big-endian integers, concatenation.
@@ -68,15 +78,15 @@ function equalBytes(a, b) {
 }
 
 async function sha256(bytes) {
-  return new Uint8Array(await subtle.digest("SHA-256", bytes));
+  return new Uint8Array(await webCrypto().digest("SHA-256", bytes));
 }
 
 async function hmacKey(keyBytes) {
-  return subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return webCrypto().importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 async function hmac(key, message) {
-  return new Uint8Array(await subtle.sign("HMAC", key, message));
+  return new Uint8Array(await webCrypto().sign("HMAC", key, message));
 }
 
 // ---------------------------------------------------------------------------

@@ -342,3 +342,16 @@ test("malformed inputs name their field", async () => {
     assert.notEqual(r.verdict, "malformed", r.reason);
   }
 });
+
+test("without WebCrypto (plain http from another host) the error says why", async () => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "crypto");
+  Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true, writable: true });
+  try {
+    await assert.rejects(checkVector(strip(vector("v1-worked-example"))), /crypto\.subtle\) is not available: open the page over https/);
+    // Malformed input is still reported as such.
+    assert.equal((await checkVector({ ...strip(vector("v1-worked-example")), nonce: "-1" })).field, "nonce");
+  } finally {
+    Object.defineProperty(globalThis, "crypto", saved);
+  }
+  assert.equal((await checkVector(vector("v1-worked-example"))).verdict, "success");
+});
