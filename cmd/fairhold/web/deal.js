@@ -671,13 +671,23 @@ async function chainCheck(seed, chain) {
 // it the check "beacon-signature" is reported with ok: null ("unchecked"),
 // listed in result.unchecked, and the cards are derived from the unverified
 // signature's randomness.
+//
+// Result: { verdict: "success" | "failure" | "partial" | "malformed",
+//   checks: [{name, ok: true|false|null, detail}] in report order,
+//   failures: names of the failed checks, unchecked: names reported ok: null,
+//   field: the malformed input field (malformed only), reason: one sentence,
+//   expected: {prefix (fairhold/v1), block0, beacon_randomness (with a beacon),
+//     indices, cards, layout (with a game), positions} or null (malformed, or
+//     the beacon did not verify),
+//   mismatches: [{position, shown, dealt}] for a cards failure }.
+// "partial": every check passed but fewer cards were claimed than dealt.
 export async function checkVector(v, opts = {}) {
   let r;
   try {
     r = parseInput(v);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
-    return { verdict: "malformed", field: e.field, reason: e.message, checks: [], failures: [], expected: null, mismatches: [] };
+    return { verdict: "malformed", field: e.field, reason: e.message, checks: [], failures: [], unchecked: [], expected: null, mismatches: [] };
   }
 
   const checks = [];
