@@ -12,11 +12,11 @@
 // Run: node --test cmd/fairhold/web/test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, existsSync } from "node:fs";
-import { execFileSync } from "node:child_process";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { checkVector } from "../deal.js";
+import { loadWasm } from "./wasm.mjs";
 
 const webDir = fileURLToPath(new URL("..", import.meta.url));
 // FAIRHOLD_VECTORS=dir runs another directory of vectors.
@@ -27,34 +27,8 @@ const vectors = readdirSync(vectorDir)
   .sort()
   .map((f) => ({ file: f, v: JSON.parse(readFileSync(join(vectorDir, f), "utf8")) }));
 
-// loadWasm returns globalThis.fairhold.verifyBeacon from ../fairhold.wasm, or
-// null (with the reason) when there is no WebAssembly build to load.
-async function loadWasm() {
-  const wasm = process.env.FAIRHOLD_WASM || join(webDir, "fairhold.wasm");
-  if (!existsSync(wasm)) return { verify: null, why: `no ${process.env.FAIRHOLD_WASM || "cmd/fairhold/web/fairhold.wasm"}` };
-  let exec = join(webDir, "wasm_exec.js");
-  if (!existsSync(exec)) {
-    let root = "";
-    try {
-      root = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
-    } catch {
-      return { verify: null, why: "fairhold.wasm present but no wasm_exec.js (web/ or go env GOROOT)" };
-    }
-    exec = [join(root, "lib", "wasm", "wasm_exec.js"), join(root, "misc", "wasm", "wasm_exec.js")].find(existsSync);
-    if (!exec) return { verify: null, why: `fairhold.wasm present but no wasm_exec.js under ${root}` };
-  }
-  await import(pathToFileURL(exec).href); // defines globalThis.Go
-  const go = new globalThis.Go();
-  const { instance } = await WebAssembly.instantiate(readFileSync(wasm), go.importObject);
-  go.run(instance); // resolves when the Go program exits; it stays up serving calls
-  for (let i = 0; i < 200 && !globalThis.fairhold?.verifyBeacon; i++) await new Promise((r) => setTimeout(r, 50));
-  if (typeof globalThis.fairhold?.verifyBeacon !== "function") {
-    throw new Error("fairhold.wasm started but did not register globalThis.fairhold.verifyBeacon");
-  }
-  return { verify: globalThis.fairhold.verifyBeacon, why: "" };
-}
-
-const { verify: verifyBeacon, why: noWasm } = await loadWasm();
+const { fairhold, why: noWasm } = await loadWasm();
+const verifyBeacon = fairhold ? fairhold.verifyBeacon : null;
 const opts = verifyBeacon ? { verifyBeacon } : {};
 
 test("the vectors are all there", () => {
