@@ -228,7 +228,7 @@ function layoutOf(game, cards, hands, order) {
 const ORDINAL = ["first", "second", "third"];
 
 // positionName names position i (0-based) of the dealt sequence in words, for
-// a failed check ("river: Qd shown, Qc dealt"). layout is a vector's
+// a failed check ("river: Qd claimed, Qc dealt", §11.1). layout is a vector's
 // expected.layout ({hands: [...], seats: [...]}) or {hands: n, seats: [...]};
 // without a game, or beyond the game's cards, the position is "card i+1".
 export function positionName(game, layout, i) {
@@ -391,13 +391,15 @@ function parseInput(v) {
     }
   }
 
-  // Number of cards: with a game, the game's count (§11); without, 1..52 (§10).
+  // Number of cards (§11): with a game, the game's count; without, 1..52 for
+  // fairhold/v1 (one deck, §10) and 1..65,536 draws for stake-compat (§15).
   if (r.game) {
     const want = gameCount(r.game, r.hands);
     if (v.count !== undefined && v.count !== want) bad("count", `${r.game} with ${r.hands} hands deals ${want} cards, not ${v.count}`);
     r.count = want;
   } else {
-    if (!isInt(v.count) || v.count < 1 || v.count > 52) bad("count", `count must be 1..52, not ${JSON.stringify(v.count)}`);
+    const max = r.scheme === "stake-compat" ? 65536 : 52;
+    if (!isInt(v.count) || v.count < 1 || v.count > max) bad("count", `count must be 1..${max}, not ${JSON.stringify(v.count)}`);
     r.count = v.count;
   }
 
@@ -679,7 +681,10 @@ async function chainCheck(seed, chain) {
 //   expected: {prefix (fairhold/v1), block0, beacon_randomness (with a beacon),
 //     indices, cards, layout (with a game), positions} or null (malformed, or
 //     the beacon did not verify),
-//   mismatches: [{position, shown, dealt}] for a cards failure }.
+//   checked_positions, unchecked_positions: with claimed cards, the positions
+//     compared and (a partial claim) those left out, in words (§11.1),
+//   mismatches: [{position, claimed, dealt, shown}] for a cards failure, in
+//     dealing order (shown = claimed: the card the player was shown) }.
 // "partial": every check passed but fewer cards were claimed than dealt.
 export async function checkVector(v, opts = {}) {
   let r;
@@ -768,14 +773,15 @@ export async function checkVector(v, opts = {}) {
     } else {
       r.claimed.forEach((c, i) => {
         if (c !== expected.indices[i]) {
-          mismatches.push({ position: positionName(r.game, layoutInfo, i), shown: cardName(c), dealt: expected.cards[i] });
+          const claimed = cardName(c);
+          mismatches.push({ position: expected.positions[i], claimed, dealt: expected.cards[i], shown: claimed });
         }
       });
       partial = r.claimed.length < r.count;
       const n = r.claimed.length;
       add("cards", mismatches.length === 0
         ? { ok: true, detail: partial ? `${n} claimed cards equal the first ${n} of the ${r.count} dealt (partial claim)` : `${n} claimed cards equal the scheme's deal` }
-        : { ok: false, detail: mismatches.map((m) => `${m.position}: ${m.shown} shown, ${m.dealt} dealt`).join("; ") });
+        : { ok: false, detail: mismatches.map((m) => `${m.position}: ${m.claimed} claimed, ${m.dealt} dealt`).join("; ") });
     }
   }
 
@@ -783,12 +789,18 @@ export async function checkVector(v, opts = {}) {
     const seen = new Map();
     const repeats = [];
     expected.indices.forEach((c, i) => {
-      if (seen.has(c)) repeats.push(`${cardName(c)} at ${positionName(r.game, layoutInfo, seen.get(c))} and ${positionName(r.game, layoutInfo, i)}`);
+      if (seen.has(c)) repeats.push(`${cardName(c)} is dealt twice, ${expected.positions[seen.get(c)]} and ${expected.positions[i]}`);
       else seen.set(c, i);
     });
     add("no-repeated-cards", repeats.length === 0
       ? { ok: true, detail: `the ${r.count} draws are all different cards` }
-      : { ok: false, detail: `drawn with replacement, a card repeats: ${repeats.join("; ")}` });
+      : { ok: false, detail: `${repeats.join("; ")} (the scheme draws with replacement)` });
+  }
+
+  const result = {};
+  if (r.claimed && expected) {
+    result.checked_positions = expected.positions.slice(0, r.claimed.length);
+    if (partial) result.unchecked_positions = expected.positions.slice(r.claimed.length);
   }
 
   const failures = checks.filter((c) => c.ok === false).map((c) => c.name);
@@ -801,5 +813,5 @@ export async function checkVector(v, opts = {}) {
       : unchecked.length
         ? `every check run passed; not checked: ${unchecked.join(", ")}`
         : "every check passed";
-  return { verdict, checks, failures, unchecked, reason, expected, mismatches };
+  return { verdict, checks, failures, unchecked, reason, expected, ...result, mismatches };
 }

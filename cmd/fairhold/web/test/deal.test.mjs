@@ -139,6 +139,8 @@ test("a claim of the first cards only is partial, never success", async () => {
   assert.deepEqual(r.failures, []);
   assert.equal(r.checks.find((c) => c.name === "cards").ok, true);
   assert.match(r.reason, /5 of the round's 9 cards/);
+  assert.deepEqual(r.checked_positions, ["player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card", "flop, first card"]);
+  assert.deepEqual(r.unchecked_positions, ["flop, second card", "flop, third card", "turn", "river"]);
 });
 
 test("a partial claim with a wrong card fails, naming the position", async () => {
@@ -146,13 +148,16 @@ test("a partial claim with a wrong card fails, naming the position", async () =>
   const r = await checkVector({ ...v, claimed_cards: ["3s", "8h", "4h", "Th", "Ts"] });
   assert.equal(r.verdict, "failure");
   assert.deepEqual(r.failures, ["cards"]);
-  assert.deepEqual(r.mismatches, [{ position: "flop, first card", shown: "Ts", dealt: "Tc" }]);
-  assert.equal(r.checks.find((c) => c.name === "cards").detail, "flop, first card: Ts shown, Tc dealt");
+  assert.deepEqual(r.mismatches, [{ position: "flop, first card", claimed: "Ts", dealt: "Tc", shown: "Ts" }]);
+  assert.equal(r.checks.find((c) => c.name === "cards").detail, "flop, first card: Ts claimed, Tc dealt");
 });
 
-test("the river replaced: 'river: As shown, Ks dealt'", async () => {
+test("the river replaced: 'river: As claimed, Ks dealt' (§11.1)", async () => {
   const r = await checkVector(vector("v1-claimed-river-replaced"));
-  assert.deepEqual(r.mismatches, [{ position: "river", shown: "As", dealt: "Ks" }]);
+  assert.deepEqual(r.mismatches, [{ position: "river", claimed: "As", dealt: "Ks", shown: "As" }]);
+  assert.equal(r.checks.find((c) => c.name === "cards").detail, "river: As claimed, Ks dealt");
+  assert.equal(r.checked_positions.length, 9);
+  assert.equal(r.unchecked_positions, undefined);
 });
 
 test("claimed cards in other notations compare as cards", async () => {
@@ -175,7 +180,8 @@ test("stake-compat: a claim may repeat a card; a repeat is reported", async () =
   assert.equal(r.verdict, "failure");
   assert.deepEqual(r.failures, ["no-repeated-cards"]);
   assert.equal(r.checks.find((c) => c.name === "cards").ok, true);
-  assert.match(r.checks.find((c) => c.name === "no-repeated-cards").detail, /6h at card 5 and card 7/);
+  assert.equal(r.checks.find((c) => c.name === "no-repeated-cards").detail,
+    "6h is dealt twice, card 5 and card 7; Ts is dealt twice, card 2 and card 8 (the scheme draws with replacement)");
 });
 
 // ---------------------------------------------------------------------------
@@ -265,6 +271,7 @@ test("malformed inputs name their field", async () => {
   const beacon = strip(vector("v1-beacon-default-1000"));
   const quick = strip(vector("v1-beacon-quicknet-1000"));
   const dbl = strip(vector("v1-double-gapped-seats"));
+  const stake = strip(vector("stake-reference"));
   const cases = [
     [{ ...base, colour: "red" }, "colour"],
     [{ ...base, scheme: undefined }, "scheme"],
@@ -322,6 +329,8 @@ test("malformed inputs name their field", async () => {
     [{ ...base, claimed_cards: Array(10).fill("As") }, "claimed_cards"],
     [{ ...base, claimed_cards: ["As Kd"] }, "claimed_cards"],
     [{ ...base, claimed_cards: ["As", "a♠"] }, "claimed_cards"],
+    [{ ...stake, count: 65537 }, "count"],
+    [{ ...stake, count: 0 }, "count"],
     [null, "scheme"],
   ];
   for (const [v, field] of cases) {
@@ -337,6 +346,8 @@ test("malformed inputs name their field", async () => {
     { ...base, hands: undefined },
     { ...base, count: undefined },
     { ...dbl, hands: undefined },
+    { ...stake, count: 53, claimed_cards: undefined }, // draws with replacement: up to 65,536 (§15)
+    { ...stake, count: 65536, claimed_cards: undefined },
   ]) {
     const r = await checkVector(v);
     assert.notEqual(r.verdict, "malformed", r.reason);
