@@ -2,12 +2,13 @@
 // dealing of ../deal.js: verdict, failing checks, malformed field and every
 // derived value must equal the vector's.
 //
-// The drand BLS signature check is not in deal.js (opts.verifyBeacon). When
-// ../fairhold.wasm (the Go code compiled with GOOS=js GOARCH=wasm) is present,
-// it is loaded with wasm_exec.js (../wasm_exec.js, else the Go toolchain's
-// $(go env GOROOT)/lib/wasm/wasm_exec.js) and its globalThis.fairhold.verifyBeacon
-// checks the signatures; without it only the signature check is skipped.
-// FAIRHOLD_WASM=path/to/other.wasm loads another build instead.
+// The drand BLS signature check is not in deal.js (opts.verifyBeacon). When the
+// Go code compiled with GOOS=js GOARCH=wasm is present (../fairhold.wasm, or
+// ../fairhold-wasm.js: the module gzip-compressed and base64-encoded), test/wasm.mjs
+// loads it with wasm_exec.js (../wasm_exec.js, else $(go env GOROOT)/lib/wasm/)
+// and its globalThis.fairhold.verifyBeacon checks the signatures; without it only
+// the signature check is skipped. FAIRHOLD_WASM=file (.wasm or such a .js) loads
+// another build instead.
 //
 // Run: node --test cmd/fairhold/web/test/
 import { test } from "node:test";
