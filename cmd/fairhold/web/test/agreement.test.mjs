@@ -133,6 +133,14 @@ test(`JavaScript and Go agree on ${ROUNDS} random rounds (seed ${SEED})`, { skip
     assert.equal(go.verdict, GO_VERDICT[js.verdict], where);
     assert.deepEqual((go.checks || []).map((c) => c.name), js.checks.map((c) => c.name), where);
     assert.deepEqual((go.checks || []).filter((c) => !c.ok).map((c) => c.name), js.failures, where);
+    // The mismatch form is normative (docs/fairness.md §11.1): the same words.
+    const jc = js.checks.find((c) => c.name === "cards");
+    const gc = (go.checks || []).find((c) => c.name === "cards");
+    if (jc && gc && !jc.ok && js.expected) assert.equal(gc.detail, jc.detail, where);
+    if (go.mismatches) {
+      assert.deepEqual(go.mismatches, js.mismatches.map(({ position, claimed, dealt }) => ({ position, claimed, dealt })), where);
+    }
+    for (const k of ["checked_positions", "unchecked_positions"]) if (k in go) assert.deepEqual(go[k], js[k], `${k}: ${where}`);
     if (js.expected && go.cards) {
       assert.deepEqual(strings(go.cards).sort(), [...js.expected.cards].sort(), where);
       sameLayout(go.cards, js.expected, where);
