@@ -227,10 +227,12 @@ function layoutOf(game, cards, hands, order) {
 
 const ORDINAL = ["first", "second", "third"];
 
-// positionName names position i (0-based) of the dealt sequence in words, for
-// a failed check ("river: Qd claimed, Qc dealt", §11.1). layout is a vector's
-// expected.layout ({hands: [...], seats: [...]}) or {hands: n, seats: [...]};
-// without a game, or beyond the game's cards, the position is "card i+1".
+// positionName names position i (0-based) of the dealt sequence in the words of
+// §11.1 ("river: Qd claimed, Qc dealt"). layout is a vector's expected.layout
+// ({hands: [...], seats: [...]}) or {hands: n, seats: [...]}, where seats are
+// Double Hold'em's seat numbers in dealing order (from the button's left).
+// Without a game, beyond the game's cards, or for Double Hold'em without its
+// seats, the position is "card i+1".
 export function positionName(game, layout, i) {
   const raw = `card ${i + 1}`;
   if (!GAMES.includes(game) || !Number.isInteger(i) || i < 0) return raw;
@@ -238,7 +240,10 @@ export function positionName(game, layout, i) {
   const seats = Array.isArray(lay.seats) ? lay.seats : null;
   let hands = Array.isArray(lay.hands) ? lay.hands.length : lay.hands;
   if (game === "casino-holdem") hands = 1;
-  if (game === "double-holdem" && seats) hands = seats.length;
+  if (game === "double-holdem") {
+    if (!seats) return raw; // the words name seat numbers
+    hands = seats.length;
+  }
   if (!Number.isInteger(hands) || hands < 1) return raw;
   const per = game === "double-holdem" ? 3 : 2;
   if (i < per * hands) {
@@ -246,7 +251,7 @@ export function positionName(game, layout, i) {
     const card = `${ORDINAL[i % per]} hole card`;
     if (game === "casino-holdem") return `player, ${card}`;
     if (game === "live-casino-holdem") return `box ${h + 1}, ${card}`;
-    return `seat ${seats ? seats[h] : h + 1}, ${card}`;
+    return `seat ${seats[h]}, ${card}`;
   }
   let o = i - per * hands;
   if (game !== "double-holdem") {

@@ -123,6 +123,16 @@ test("positionName: Double Hold'em names seats, in dealing order", () => {
   ]);
 });
 
+test("positionName: Double Hold'em seats 1, 3, 4, 7 with the button on 4 (§11.1's example)", () => {
+  const layout = { seats: [7, 1, 3, 4] };
+  assert.equal(positionName("double-holdem", layout, 0), "seat 7, first hole card");
+  assert.equal(positionName("double-holdem", layout, 2), "seat 7, third hole card");
+  assert.equal(positionName("double-holdem", layout, 3), "seat 1, first hole card");
+  assert.equal(positionName("double-holdem", layout, 11), "seat 4, third hole card");
+  assert.equal(positionName("double-holdem", layout, 12), "flop, first card");
+  assert.equal(positionName("double-holdem", {}, 0), "card 1", "no seat numbers, no seat words");
+});
+
 test("positionName: raw deals are numbered from 1", () => {
   assert.equal(positionName(undefined, null, 0), "card 1");
   assert.equal(positionName("", null, 6), "card 7");
