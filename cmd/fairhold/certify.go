@@ -111,6 +111,9 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 		signers[i] = k
 	}
+	if err := checkOutputDir("--out", o.out); err != nil {
+		return err
+	}
 	reportPath := filepath.Join(o.out, "report.json")
 	if !o.force {
 		for _, name := range certifyFiles {
@@ -120,7 +123,13 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 	}
 
-	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: cmd.ErrOrStderr()})
+	// One line per requirement decided on stderr; in JSON mode only with
+	// --progress.
+	var log io.Writer = cmd.ErrOrStderr()
+	if o.asJSON && progressModeOf(cmd) == progressOff || cmd.Flags().Changed("progress") && progressModeOf(cmd) == progressOff {
+		log = nil
+	}
+	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: log})
 	if err != nil {
 		if errors.Is(err, suite.ErrInput) {
 			return usageError(err)
@@ -161,7 +170,7 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, st.Predicate); err != nil {
+		if err := writeResult(w, certifyVerdict(st.Predicate.Verdict), st.Predicate); err != nil {
 			return err
 		}
 	} else if err := printCertification(w, st, reportPath, len(env.Signatures)); err != nil {
@@ -290,6 +299,19 @@ func printCertification(w io.Writer, st *report.Statement, path string, sigs int
 		reportHTMLName, reportJUnitName, reportSummaryName)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// certifyVerdict is the command's verdict for a report's: pass is ok, fail
+// failed, incomplete partial. The report's own is printed as
+// "report_verdict".
+func certifyVerdict(v report.Verdict) string {
+	switch v {
+	case report.VerdictPass:
+		return verdictOK
+	case report.VerdictIncomplete:
+		return verdictPartial
+	}
+	return verdictFailed
 }
 
 func fileExists(p string) bool {

@@ -25,8 +25,13 @@ import (
 func TestSimulateListFaults(t *testing.T) {
 	out, stderr, code := runCLI("simulate", "--list-faults", "--json")
 	require.Equal(t, 0, code, stderr)
-	var got []sim.CatalogueEntry
-	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	var list struct {
+		Verdict string               `json:"verdict"`
+		Faults  []sim.CatalogueEntry `json:"faults"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &list))
+	assert.Equal(t, "ok", list.Verdict)
+	got := list.Faults
 	require.Len(t, got, len(sim.Faults())+len(sim.DatasetFaults()))
 	kinds := map[string]int{}
 	for _, f := range got {
