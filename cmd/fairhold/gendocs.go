@@ -34,6 +34,7 @@ func newGendocsCmd() *cobra.Command {
 // only on the tree: no date, no generator tag.
 func writeDocs(root *cobra.Command, dir string) error {
 	root.DisableAutoGenTag = true
+	root.InitDefaultVersionFlag()
 	walk(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })
 	md, man := filepath.Join(dir, "cli"), filepath.Join(dir, "man")
 	for _, d := range []string{md, man} {
