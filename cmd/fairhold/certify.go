@@ -223,6 +223,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 				return nil, usageErrorf("--%s: the suite file names its artefacts; the artefact flags go with --suite", f)
 			}
 		}
+		if _, err := os.Stat(args[0]); err != nil {
+			return nil, fmt.Errorf("suite: %w", err)
+		}
 		s, err := suite.Load(args[0])
 		if errors.Is(err, suite.ErrInput) {
 			return nil, usageError(err)
@@ -237,6 +240,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 	}
 	var a suite.Artefacts
 	for _, l := range o.logs {
+		if err := inputExists("--logs", l); err != nil {
+			return nil, err
+		}
 		p, err := localPath("--logs", l)
 		if err != nil {
 			return nil, err
@@ -253,6 +259,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 		if f.value == "" {
 			continue
 		}
+		if err := inputExists(f.flag, f.value); err != nil {
+			return nil, err
+		}
 		p, err := localPath(f.flag, f.value)
 		if err != nil {
 			return nil, err
@@ -267,6 +276,15 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 
 // localPath returns p relative to the current directory, slash-separated,
 // or a usage error when it lies outside it.
+// inputExists fails with an error of the environment (exit 1) when the
+// input file or directory p, given with flag, cannot be found.
+func inputExists(flag, p string) error {
+	if _, err := os.Stat(p); err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return nil
+}
+
 func localPath(flag, p string) (string, error) {
 	rel := filepath.Clean(p)
 	if filepath.IsAbs(rel) {

@@ -139,6 +139,9 @@ func runVectorsAnswer(cmd *cobra.Command, dir string, o vectorsAnswerOptions) er
 	if err := checkOutputFile("--out", o.out); err != nil {
 		return err
 	}
+	if err := inputExists("vectors answer", dir); err != nil {
+		return err
+	}
 	fsys := os.DirFS(dir)
 	var answers []conformance.Answer
 	for _, kind := range []string{vectors.KindFairness, vectors.KindRules} {
