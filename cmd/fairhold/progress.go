@@ -67,15 +67,15 @@ type progress struct {
 	wg    sync.WaitGroup
 }
 
-// newProgress starts showing the progress of total units of work for cmd,
-// or a silent progress when total is not positive.
+// newProgress starts showing the progress of total units of work for cmd;
+// a total that is not positive is unknown: the units done are counted.
 func newProgress(cmd *cobra.Command, label string, total int64) *progress {
 	return startProgress(cmd.ErrOrStderr(), progressModeOf(cmd), label, total)
 }
 
 func startProgress(w io.Writer, mode progressMode, label string, total int64) *progress {
 	p := &progress{label: label, total: total, start: time.Now(), stop: make(chan struct{}), mode: mode}
-	if total <= 0 || mode == progressOff {
+	if mode == progressOff {
 		return p
 	}
 	p.w = w
@@ -119,10 +119,18 @@ func (p *progress) Done() {
 
 func (p *progress) draw() {
 	d := p.done.Load()
+	el := time.Since(p.start).Seconds()
+	if p.total <= 0 {
+		if p.mode == progressLines {
+			fmt.Fprintf(p.w, "%s: %d done %.1fs\n", p.label, d, el)
+		} else {
+			fmt.Fprintf(p.w, "\r%s: %d done %.1fs   ", p.label, d, el)
+		}
+		return
+	}
 	if d > p.total {
 		d = p.total
 	}
-	el := time.Since(p.start).Seconds()
 	eta := ""
 	if d > 0 && d < p.total {
 		eta = fmt.Sprintf(" eta %.0fs", el*float64(p.total-d)/float64(d))
