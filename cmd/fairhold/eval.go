@@ -37,7 +37,7 @@ given as separate arguments or in one quoted, space- or comma-separated list.`,
 				CactusKev: v.CactusKev(), BestFive: card.Strings(best[:]),
 			}
 			if asJSON {
-				return writeResult(cmd.OutOrStdout(), verdictOK, res)
+				return writeJSON(cmd.OutOrStdout(), res)
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "category:   %s\n", res.Category)

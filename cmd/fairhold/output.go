@@ -30,15 +30,24 @@ func isVerdict(s string) bool {
 	return false
 }
 
-// writeJSON writes v as indented JSON followed by a newline. Map keys are
-// sorted by encoding/json, so equal values give equal bytes.
+// writeJSON writes the result v of a command that has no verdict of its
+// own: writeResult with verdict ok (or v's own verdict). A v that is not
+// a JSON object is written as it is, indented. Commands with a verdict
+// call writeResult.
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	if len(b) > 0 && b[0] == '{' {
+		return writeResult(w, verdictOK, v)
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, b, "", "  "); err != nil {
+		return err
+	}
+	ind.WriteByte('\n')
+	_, err = w.Write(ind.Bytes())
 	return err
 }
 

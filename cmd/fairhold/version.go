@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -100,10 +99,4 @@ revision the binary was built from (runtime/debug build information), as
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// printVersion writes the --version line.
-func printVersion(w io.Writer) error {
-	_, err := fmt.Fprintln(w, buildVersion())
-	return err
 }
