@@ -240,11 +240,11 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 	}
 	var a suite.Artefacts
 	for _, l := range o.logs {
-		if err := inputExists("--logs", l); err != nil {
-			return nil, err
-		}
 		p, err := localPath("--logs", l)
 		if err != nil {
+			return nil, err
+		}
+		if err := inputExists("--logs", l); err != nil {
 			return nil, err
 		}
 		a.Logs = append(a.Logs, p)
@@ -259,11 +259,11 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 		if f.value == "" {
 			continue
 		}
-		if err := inputExists(f.flag, f.value); err != nil {
-			return nil, err
-		}
 		p, err := localPath(f.flag, f.value)
 		if err != nil {
+			return nil, err
+		}
+		if err := inputExists(f.flag, f.value); err != nil {
 			return nil, err
 		}
 		*f.dst = p
