@@ -38,24 +38,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code = exitCode(err, &msg)
 		_, _ = stderr.Write(msg.Bytes())
 	}
-	if (code == exitError || code == exitUsage) && out.n == 0 && wantsJSON(cmd, args) {
-		// A JSON reader gets a result even when the command could not run.
-		_ = writeResult(stdout, verdictError, errorResult{Error: errorMessage(err), ExitCode: code})
+	if code != exitOK && out.n == 0 && wantsJSON(cmd, args) {
+		// A JSON reader gets a result even when the command could not run
+		// (exit 1 or 2), or failed without a result of its own (exit 3).
+		verdict := verdictError
+		if code == exitVerified {
+			verdict = verdictFailed
+		}
+		_ = writeResult(stdout, verdict, errorResult{Error: errorMessage(err), ExitCode: code})
 	}
 	return code
 }
 
 // errorResult is the JSON result of a command that could not run (exit 1
-// or 2) under --json.
+// or 2), or that failed (exit 3) without printing a result, under --json.
 type errorResult struct {
-	Error    string `json:"error"`
+	Error    string `json:"error,omitempty"`
 	ExitCode int    `json:"exit_code"`
 }
 
 func errorMessage(err error) string {
 	var e *exitErr
-	if errors.As(err, &e) && e.err != nil {
+	if errors.As(err, &e) {
+		if e.err == nil {
+			return ""
+		}
 		return e.err.Error()
+	}
+	if err == nil {
+		return ""
 	}
 	return err.Error()
 }
