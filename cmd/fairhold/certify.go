@@ -61,8 +61,11 @@ Every --key signs (Ed25519 or ML-DSA-65 private keys from 'fairhold keys new').
 same files, byte for byte. Each file is written under a temporary name and
 renamed; an existing report is replaced only with --force.
 
---json prints the predicate (the report layer's report.Predicate): the verdict,
-every requirement and its evidence.
+--json prints the predicate (the report layer's report.Predicate): every
+requirement and its evidence, with the command's verdict (ok, failed or
+partial) first and the report's own (pass, fail or incomplete) as
+"report_verdict". A line per requirement decided goes to stderr, with --json
+only with --progress.
 
 Exit codes: 0 certified (verdict pass), 3 verdict fail or incomplete, 2 usage
 or malformed input (the file and field are named), 1 I/O error.`,

@@ -79,7 +79,8 @@ The exact solution of the game takes most of the run (about 20 s on 2 cores);
 --no-math leaves the claims and the return checks out.
 
 --json prints the result as JSON (certify/demo.Report). Progress goes to
-stderr when it is a terminal.
+stderr when it is a terminal (not with --json), and with --progress as a
+line per step when it is not.
 
 Exit codes: 0 every step gave the expected result, 3 one did not, 1 an
 error, 2 usage.`,
