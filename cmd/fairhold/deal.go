@@ -279,7 +279,7 @@ an invalid beacon exits with status 3.`,
 				out.BeaconRandomness = hex.EncodeToString(res.Randomness)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeResult(cmd.OutOrStdout(), verdictOK, out)
 			}
 			var b strings.Builder
 			writeDealText(&b, cards)

@@ -103,6 +103,14 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
 		}
+		if err := checkOutputFile("--findings", o.findings); err != nil {
+			return err
+		}
+	}
+	if o.heap != "" {
+		if err := checkOutputFile("--memprofile", o.heap); err != nil {
+			return err
+		}
 	}
 	declared := map[string]int{}
 	for _, c := range o.currencies {
@@ -181,7 +189,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		defer hf.Abort()
 		opts.HeapProfile = hf
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
+	bar := newProgress(cmd, "replay", ds.Rounds())
 	opts.Progress = bar.Add
 	sum, err := replayer.Replay(ds, opts)
 	bar.Done()
@@ -208,7 +216,11 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, sum); err != nil {
+		verdict := verdictOK
+		if sum.FindingsTotal() > 0 {
+			verdict = verdictFindings
+		}
+		if err := writeResult(w, verdict, sum); err != nil {
 			return err
 		}
 	} else {

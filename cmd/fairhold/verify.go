@@ -144,7 +144,7 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		return err
 	}
 	if v.asJSON {
-		if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+		if err := writeResult(cmd.OutOrStdout(), verdictOf(out.Verified, verdictVerified), out); err != nil {
 			return err
 		}
 	} else {

@@ -139,7 +139,7 @@ func TestVerifyMalformed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runCLI(verifyArgs(tt.extra...)...)
 			assert.Equal(t, 2, code, stderr)
-			assert.Empty(t, out)
+			assert.Contains(t, out, `"verdict": "error"`, "--json: the error as a JSON result")
 			assert.Contains(t, stderr, tt.want)
 		})
 	}
