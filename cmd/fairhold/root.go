@@ -30,6 +30,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 verification failed or findings present.`,
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
 		newVersionCmd(),
+		newServeCmd(),
 	)
 	return root
 }

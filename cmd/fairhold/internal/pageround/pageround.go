@@ -1,0 +1,280 @@
+// Package pageround is the round a player checks on the verifier page
+// (docs/verifier-page.md): its link format (the URL fragment that carries
+// it), its verification (the JSON of `fairhold verify --json`) and its
+// settlement (the JSON of `fairhold settle --json`). The WebAssembly build
+// of the page (cmd/fairhold/wasm) and the commands that print links
+// (`fairhold verify --link`, `fairhold replay --explain`) share it, so that
+// the page and the command line give the same answers.
+//
+// Start with [Round], [Decode] and [Verify].
+package pageround
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fairhold/fairhold/certify/conformance"
+	"github.com/fairhold/fairhold/fairness/check"
+	"github.com/fairhold/fairhold/fairness/layout"
+	"github.com/fairhold/fairhold/fairness/scheme"
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/settle"
+	"github.com/fairhold/fairhold/vectors"
+)
+
+// Version is the link format's version, the first member of the fragment.
+const Version = 1
+
+// FragmentKey is the fragment's key: a link ends in "#r=" and the
+// base64url (no padding) of the round's compact JSON.
+const FragmentKey = "r"
+
+// Round is one round as the page reads it: the input fields of a fairness
+// vector (vectors/README.md), plus the player's bets as a round record
+// (docs/log-format.md) for the settlement.
+type Round struct {
+	// V is the link format's version, [Version].
+	V int `json:"v"`
+
+	Scheme      string               `json:"scheme"`
+	Game        string               `json:"game,omitempty"`
+	Hands       int                  `json:"hands,omitempty"`
+	Seats       []int                `json:"seats,omitempty"`
+	Button      int                  `json:"button,omitempty"`
+	ServerSeed  string               `json:"server_seed"`
+	ClientSeeds []string             `json:"client_seeds"`
+	Nonce       string               `json:"nonce"`
+	Commitment  string               `json:"commitment,omitempty"`
+	CommittedAt string               `json:"committed_at,omitempty"`
+	Chain       *vectors.ChainClaim  `json:"chain,omitempty"`
+	Beacon      *vectors.BeaconClaim `json:"beacon,omitempty"`
+	UsedNonces  []string             `json:"used_nonces,omitempty"`
+	Count       int                  `json:"count,omitempty"`
+	Cards       []string             `json:"claimed_cards,omitempty"`
+	// Bets are the player's Casino Hold'em bets, one a box, as the page's
+	// form takes them. Optional.
+	Bets []Bet `json:"bets,omitempty"`
+	// Round is a round record (docs/log-format.md) from the casino's
+	// history: the bets and decisions of every box, or a Double Hold'em
+	// hand's seats, stacks and actions. The page settles it with the cards
+	// the seeds deal, and compares the returns it records with the
+	// settlement. Optional; when given, Bets are not used.
+	Round json.RawMessage `json:"round,omitempty"`
+}
+
+// Bet is one Casino Hold'em box's bets and decision.
+type Bet struct {
+	Box      int    `json:"box"`
+	Ante     int64  `json:"ante"`
+	Bonus    int64  `json:"bonus,omitempty"`
+	Decision string `json:"decision"` // "call" or "fold"
+	// Paid is what the casino paid back for the box in total (ANTE, CALL
+	// and AA Bonus returns), to compare with the settlement. Optional.
+	Paid *int64 `json:"paid,omitempty"`
+}
+
+// Vector returns r's fairness-vector fields (the page's JavaScript deals
+// from the same object).
+func (r Round) Vector() vectors.FairnessVector {
+	return vectors.FairnessVector{
+		Scheme: r.Scheme, Game: r.Game, Hands: r.Hands, Seats: r.Seats, Button: r.Button,
+		ServerSeed: r.ServerSeed, ClientSeeds: r.ClientSeeds, Nonce: r.Nonce,
+		Commitment: r.Commitment, CommittedAt: r.CommittedAt, Chain: r.Chain, Beacon: r.Beacon,
+		UsedNonces: r.UsedNonces, Count: r.Count, Cards: r.Cards,
+	}
+}
+
+// Parse decodes a round's JSON. Unknown fields are an error, except the
+// fields of a fairness vector that say what it expects (id, description,
+// expect, failures, field, expected), which are ignored, so that a vector
+// file can be pasted as it is.
+func Parse(b []byte) (Round, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return Round{}, fmt.Errorf("round: %w", err)
+	}
+	for _, k := range []string{"id", "description", "expect", "failures", "field", "expected"} {
+		delete(raw, k)
+	}
+	clean, err := json.Marshal(raw)
+	if err != nil {
+		return Round{}, fmt.Errorf("round: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	dec.DisallowUnknownFields()
+	var r Round
+	if err := dec.Decode(&r); err != nil {
+		return Round{}, fmt.Errorf("round: %w", err)
+	}
+	if r.V != 0 && r.V != Version {
+		return Round{}, fmt.Errorf("round: link format version %d, this page reads version %d", r.V, Version)
+	}
+	if r.Count == 0 && r.Game != "" {
+		// The game says how many cards the round deals.
+		hands := r.Hands
+		if r.Game == layout.CasinoHoldem && hands == 0 {
+			hands = 1
+		}
+		if r.Game == layout.DoubleHoldem && hands == 0 {
+			hands = len(r.Seats)
+		}
+		if l, err := layout.For(r.Game, hands); err == nil {
+			r.Count = l.Count
+			r.Hands = hands
+		}
+	}
+	if r.Count == 0 && r.Game == "" {
+		r.Count = len(r.Cards)
+	}
+	return r, nil
+}
+
+// Fragment returns the URL fragment (without "#") that carries r.
+func Fragment(r Round) (string, error) {
+	r.V = Version
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return "", err
+	}
+	return FragmentKey + "=" + base64.RawURLEncoding.EncodeToString(bytes.TrimSpace(b.Bytes())), nil
+}
+
+// Link returns the page's URL base with r's fragment.
+func Link(base string, r Round) (string, error) {
+	f, err := Fragment(r)
+	if err != nil {
+		return "", err
+	}
+	if i := strings.IndexByte(base, '#'); i >= 0 {
+		base = base[:i]
+	}
+	return base + "#" + f, nil
+}
+
+// Decode parses a link or its fragment ("r=..." with or without "#").
+func Decode(link string) (Round, error) {
+	if i := strings.IndexByte(link, '#'); i >= 0 {
+		link = link[i+1:]
+	}
+	v, ok := strings.CutPrefix(link, FragmentKey+"=")
+	if !ok {
+		return Round{}, fmt.Errorf("link: want a fragment %q followed by the round", FragmentKey+"=")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(v, "="))
+	if err != nil {
+		return Round{}, fmt.Errorf("link: the round is not base64url: %w", err)
+	}
+	return Parse(b)
+}
+
+// Verdict is the outcome of verifying a round: the JSON of `fairhold verify
+// --json` with its verdict: "verified" (every check passed and every card
+// the round deals was claimed and matches), "partial" (every check passed,
+// but the claim has fewer cards than the round deals) or "failed"; or
+// "error" for a claim that cannot be checked, with Field and Error.
+type Verdict struct {
+	// Result is "verified", "partial", "failed" or "error".
+	Result string `json:"verdict"`
+	check.Verdict
+	// Field and Error name the malformed input (verdict "error").
+	Field string `json:"field,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Verify checks r.
+func Verify(r Round) Verdict {
+	v := r.Vector()
+	c, err := conformance.FairnessClaim(v)
+	var l layout.Layout
+	var seats []int
+	var hasLayout bool
+	if err == nil {
+		l, seats, hasLayout, err = conformance.FairnessLayout(v)
+	}
+	if err == nil && v.Game == layout.DoubleHoldem && seats == nil {
+		err = &check.MalformedError{Field: "seats", Reason: "double-holdem needs the occupied seats and the button"}
+	}
+	if err == nil && hasLayout && c.Count != l.Count {
+		err = &check.MalformedError{Field: "count", Reason: fmt.Sprintf("%s deals %d cards, got count %d", v.Game, l.Count, c.Count)}
+	}
+	if err == nil && len(c.Cards) > c.Count && c.Count > 0 {
+		err = &check.MalformedError{Field: conformance.FieldClaimed, Reason: fmt.Sprintf("%d cards, but the round deals %d", len(c.Cards), c.Count)}
+	}
+	var res check.Result
+	if err == nil {
+		res, err = check.Run(c)
+	}
+	if err != nil {
+		out := Verdict{Result: "error", Error: err.Error()}
+		var me *check.MalformedError
+		if errors.As(err, &me) {
+			out.Field = me.Field
+		}
+		return out
+	}
+	s, _ := scheme.Lookup(v.Scheme) // FairnessClaim checked it
+	out := Verdict{Verdict: check.Verdict{Verified: res.Verified, Scheme: s.Name(), Checks: res.Checks, Notes: s.Properties().Notes}}
+	if res.Dealt != nil && c.Count > 0 {
+		names := make([]string, len(res.Dealt))
+		for i, x := range res.Dealt {
+			names[i] = card.Card(x).String()
+		}
+		var lp *layout.Layout
+		if hasLayout {
+			lp = &l
+		}
+		if d, err := layout.NewDeal(lp, seats, names); err == nil {
+			out.Cards = &d
+		}
+	}
+	switch {
+	case !res.Verified:
+		out.Result = "failed"
+	case len(c.Cards) < c.Count:
+		out.Result = "partial"
+	default:
+		out.Result = "verified"
+	}
+	return out
+}
+
+// SettleJSON settles one round record (the input of `fairhold settle`)
+// under the built-in profile it names, or the built-in profile of its game
+// when it names none. It returns the JSON of `fairhold settle --json`, or
+// an error naming what is wrong.
+func SettleJSON(b []byte) (*settle.Result, error) {
+	var r round.Round
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			return nil, fmt.Errorf("round: %s: got a JSON %s, want %s", te.Field, te.Value, te.Type)
+		case errors.Is(err, io.EOF):
+			return nil, errors.New("round: empty; want one JSON round")
+		}
+		return nil, fmt.Errorf("round: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("round: trailing data after the round")
+	}
+	name := r.Profile
+	if name == "" {
+		name = r.Game
+	}
+	p, err := profile.Builtin(name)
+	if err != nil {
+		return nil, err
+	}
+	return settle.Round(p, &r)
+}

@@ -1,0 +1,386 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
+	"github.com/fairhold/fairhold/vectors"
+)
+
+// The players' verifier page in headless Chromium (docs/verifier-page.md,
+// "Tests"). These tests start a browser and take tens of seconds, so they
+// run only when FAIRHOLD_PAGE_BROWSER is set: "1" runs them when a Chromium
+// is found and skips them otherwise, "require" (as .ci/web-browser sets it)
+// fails without one. FAIRHOLD_CHROMIUM names the binary (default: chromium,
+// chromium-browser, google-chrome on PATH). FAIRHOLD_PAGE_SCREENSHOTS names
+// a directory for each game's verdict screenshot (docs/ keeps them);
+// FAIRHOLD_PAGE_ROUNDS the number of random rounds a game of the property
+// test (default 8).
+
+// pageBrowser is a headless Chromium with the page served and saved.
+type pageBrowser struct {
+	t       *testing.T
+	ctx     context.Context
+	httpURL string // the page served by the handler of `fairhold serve`
+	fileURL string // the page saved to a directory, opened as a file
+
+	mu       sync.Mutex
+	problems []string // console errors and CSP reports
+}
+
+func pageChromium() string {
+	if p := os.Getenv("FAIRHOLD_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func newPageBrowser(t *testing.T) *pageBrowser {
+	t.Helper()
+	mode := os.Getenv("FAIRHOLD_PAGE_BROWSER")
+	if mode == "" {
+		t.Skip("browser test: set FAIRHOLD_PAGE_BROWSER=1 (or run .ci/web-browser) to open the verifier page in headless Chromium")
+	}
+	exe := pageChromium()
+	if exe == "" {
+		if mode == "require" {
+			t.Fatal("no Chromium found (FAIRHOLD_PAGE_BROWSER=require): apt-get install chromium, or set FAIRHOLD_CHROMIUM")
+		}
+		t.Skip("no Chromium found: apt-get install chromium (or set FAIRHOLD_CHROMIUM)")
+	}
+	h, err := newPageHandler()
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	// The saved copy: the page's files in a directory, as "Save page" or a
+	// download would leave them.
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved")
+	sub, err := fs.Sub(webFS, "web")
+	require.NoError(t, err)
+	require.NoError(t, os.CopyFS(saved, sub))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	t.Cleanup(cancel)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.WindowSize(900, 1000),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		// No network but the test server on 127.0.0.1: every other host
+		// resolves to nothing.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	b := &pageBrowser{t: t, ctx: bctx, httpURL: srv.URL + "/", fileURL: (&url.URL{Scheme: "file", Path: filepath.Join(saved, "index.html")}).String()}
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate("about:blank")))
+	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError {
+				b.problems = append(b.problems, string(ev.Entry.Source)+": "+ev.Entry.Text)
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails.Text
+			if ev.ExceptionDetails.Exception != nil {
+				d += " " + ev.ExceptionDetails.Exception.Description
+			}
+			b.problems = append(b.problems, "exception: "+d)
+		}
+	}))
+	return b
+}
+
+// pageView is what the page shows after a check.
+type pageView struct {
+	Verdict     string   `json:"verdict"` // verified, partial, failed, error
+	Text        string   `json:"text"`
+	Agree       string   `json:"agree"`
+	AgreeOK     bool     `json:"agreeOK"`
+	Cards       []string `json:"cards"` // the drawn cards, in page order
+	CardWords   []string `json:"cardWords"`
+	Hands       []string `json:"hands"`   // data-hand of each drawn hand
+	Winners     []string `json:"winners"` // data-hand of the highlighted ones
+	Checks      []string `json:"checks"`  // "name:true|false"
+	Mismatches  []string `json:"mismatches"`
+	Settlement  string   `json:"settlement"`
+	Overflowing bool     `json:"overflowing"`
+}
+
+const readViewJS = `(() => {
+	const q = (s) => Array.from(document.querySelectorAll(s));
+	const r = document.getElementById('result');
+	return {
+		verdict: r.getAttribute('data-verdict') || '',
+		text: document.getElementById('verdict').innerText,
+		agree: document.getElementById('agree').innerText,
+		agreeOK: document.getElementById('agree').classList.contains('agreed'),
+		cards: q('#deal .card[data-card]').map(c => c.getAttribute('data-card')),
+		cardWords: q('#deal .card .sr-only').map(c => c.textContent),
+		hands: q('#deal .hand').map(h => h.getAttribute('data-hand')),
+		winners: q('#deal .hand.winner').map(h => h.getAttribute('data-hand')),
+		checks: q('#checks li').map(l => l.getAttribute('data-check') + ':' + l.getAttribute('data-ok')),
+		mismatches: q('#mismatches li').map(l => l.textContent),
+		settlement: document.getElementById('settlement-box').hidden ? '' : document.getElementById('settlement').innerText,
+		overflowing: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+	};
+})()`
+
+// waitDone waits for the page to finish a check.
+func (b *pageBrowser) waitDone(ctx context.Context) pageView {
+	b.t.Helper()
+	require.NoError(b.t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-state="done"] #result`))))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[pageView](readViewJS))
+	require.NoError(b.t, err)
+	return v
+}
+
+// open opens base with the round in its fragment and reads the verdict.
+func (b *pageBrowser) open(base string, r pageround.Round) pageView {
+	b.t.Helper()
+	link, err := pageround.Link(base, r)
+	require.NoError(b.t, err)
+	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+	defer cancel()
+	// A fresh navigation: about:blank first, so that a link differing from
+	// the current page only in its fragment still loads the page.
+	require.NoError(b.t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(link)))
+	return b.waitDone(ctx)
+}
+
+// fill opens the page and fills its form with r, as a player would type
+// it, and presses "Check this round".
+func (b *pageBrowser) fill(r pageround.Round) pageView {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+	defer cancel()
+	set := func(id, val string) chromedp.Action[chromedp.Void] {
+		return chromedp.SetValue(chromedp.CSS("#"+id), val)
+	}
+	change := func(id string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q).dispatchEvent(new Event('change'))`, id)))
+			return err
+		})
+	}
+	acts := []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate("about:blank"),
+		chromedp.Navigate(b.httpURL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`)),
+		set("scheme", r.Scheme), set("game", r.Game), change("game"),
+	}
+	switch r.Game {
+	case "live-casino-holdem":
+		acts = append(acts, set("hands", strconv.Itoa(r.Hands)), change("hands"))
+	case "double-holdem":
+		seats := make([]string, len(r.Seats))
+		for i, s := range r.Seats {
+			seats[i] = strconv.Itoa(s)
+		}
+		acts = append(acts, set("seats", strings.Join(seats, ", ")), set("button", strconv.Itoa(r.Button)))
+	case "":
+		acts = append(acts, set("count", strconv.Itoa(r.Count)))
+	}
+	// The seeds are typed; the rest is pasted.
+	acts = append(acts,
+		chromedp.SendKeys(chromedp.CSS("#server_seed"), r.ServerSeed),
+		set("client_seeds", strings.Join(r.ClientSeeds, "\n")),
+		chromedp.SendKeys(chromedp.CSS("#nonce"), r.Nonce),
+		set("commitment", r.Commitment),
+		set("cards", strings.Join(r.Cards, " ")),
+	)
+	for _, bet := range r.Bets {
+		acts = append(acts, set(fmt.Sprintf("bet-%d-ante", bet.Box), strconv.FormatInt(bet.Ante, 10)),
+			set(fmt.Sprintf("bet-%d-decision", bet.Box), bet.Decision))
+		if bet.Bonus > 0 {
+			acts = append(acts, set(fmt.Sprintf("bet-%d-bonus", bet.Box), strconv.FormatInt(bet.Bonus, 10)))
+		}
+	}
+	acts = append(acts, chromedp.Click(chromedp.CSS("#check")))
+	require.NoError(b.t, chromedp.Do(ctx, acts...))
+	return b.waitDone(ctx)
+}
+
+func (b *pageBrowser) screenshot(name string) {
+	dir := os.Getenv("FAIRHOLD_PAGE_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS("#result")))
+	require.NoError(b.t, err)
+	path := filepath.Join(dir, name)
+	require.NoError(b.t, os.WriteFile(path, png, 0o644))
+	b.t.Logf("screenshot %s (%d bytes)", path, len(png))
+}
+
+func (b *pageBrowser) takeProblems() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.problems
+	b.problems = nil
+	return p
+}
+
+// pageRound turns a fairness vector into the page's round.
+func pageRound(t *testing.T, id string) (pageround.Round, vectors.FairnessVector) {
+	t.Helper()
+	b, err := fs.ReadFile(vectors.FairnessFS(), "fairness/"+id+".json")
+	require.NoError(t, err)
+	r, err := pageround.Parse(b)
+	require.NoError(t, err)
+	v, err := vectors.ParseFairness(b)
+	require.NoError(t, err)
+	return r, v
+}
+
+// flatCards is the page's drawing order of a vector's layout: hands, the
+// dealer, the board.
+func flatCards(l *vectors.FairnessLayout) []string {
+	var out []string
+	for _, h := range l.Hands {
+		out = append(out, h...)
+	}
+	out = append(out, l.Dealer...)
+	out = append(out, l.Flop...)
+	return append(out, l.Turn, l.River)
+}
+
+// otherCard returns a card not among cs.
+func otherCard(cs []string) string {
+	for _, r := range "AKQJT98765432" {
+		for _, s := range "cdhs" {
+			c := string(r) + string(s)
+			if !slices.Contains(cs, c) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+func TestPageInChromium(t *testing.T) {
+	b := newPageBrowser(t)
+	games := []struct {
+		game, pass string
+		bets       []pageround.Bet
+		wantHands  []string
+	}{
+		{"casino-holdem", "v1-casino-nonce-2", []pageround.Bet{{Box: 1, Ante: 100, Bonus: 100, Decision: "call"}}, []string{"player", "dealer", "board"}},
+		{"live-casino-holdem", "v1-live-3-boxes", []pageround.Bet{{Box: 1, Ante: 500, Decision: "call"}, {Box: 3, Ante: 1000, Decision: "fold"}},
+			[]string{"box-1", "box-2", "box-3", "dealer", "board"}},
+		{"double-holdem", "v1-double-gapped-seats", nil, nil},
+	}
+	for _, g := range games {
+		t.Run(g.game, func(t *testing.T) {
+			r, v := pageRound(t, g.pass)
+			require.NotNil(t, v.Expected)
+			dealt := flatCards(v.Expected.Layout)
+			r.Cards = v.Expected.Cards
+			r.Bets = g.bets
+
+			// A passing round, typed into the form.
+			got := b.fill(r)
+			assert.Equal(t, "verified", got.Verdict, "%s: %s", g.pass, got.Text)
+			assert.True(t, got.AgreeOK, "two implementations agree: %s", got.Agree)
+			assert.Contains(t, got.Agree, "Two independent implementations agree")
+			assert.Equal(t, dealt, got.Cards, "the drawn cards are the vector's deal")
+			require.Len(t, got.CardWords, len(dealt))
+			assert.Regexp(t, `^(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of (clubs|diamonds|hearts|spades)$`, got.CardWords[0])
+			if g.wantHands != nil {
+				assert.Equal(t, g.wantHands, got.Hands)
+			} else {
+				assert.Len(t, got.Hands, len(v.Seats)+1, "one hand a seat, and the board")
+			}
+			if g.bets != nil {
+				assert.NotEmpty(t, got.Winners, "the winning hand is highlighted")
+				assert.Contains(t, got.Settlement, "ANTE", "each bet is settled")
+			}
+			assert.Contains(t, got.Checks, "commitment:true")
+			assert.Contains(t, got.Checks, "cards:true")
+			assert.False(t, got.Overflowing, "no sideways scrolling")
+			b.screenshot("verifier-" + g.game + ".png")
+
+			// The same round from a link, served and from a saved copy.
+			link := b.open(b.httpURL, r)
+			assert.Equal(t, got.Verdict, link.Verdict)
+			assert.Equal(t, got.Cards, link.Cards)
+			saved := b.open(b.fileURL, r)
+			assert.Equal(t, got.Verdict, saved.Verdict, "file:// gives the same verdict")
+			assert.Equal(t, got.Cards, saved.Cards)
+			assert.True(t, saved.AgreeOK, "two implementations agree from file://: %s", saved.Agree)
+
+			// Fewer cards: partial, never verified.
+			short := r
+			short.Cards = r.Cards[:4]
+			p := b.open(b.httpURL, short)
+			assert.Equal(t, "partial", p.Verdict, p.Text)
+			assert.Contains(t, p.Text, "4 of the round's")
+
+			// A failing round: the river replaced.
+			bad := r
+			bad.Cards = slices.Clone(r.Cards)
+			river := len(bad.Cards) - 1
+			shown := otherCard(bad.Cards)
+			bad.Cards[river] = shown
+			f := b.fill(bad)
+			assert.Equal(t, "failed", f.Verdict, f.Text)
+			assert.Contains(t, f.Checks, "cards:false")
+			assert.Equal(t, []string{fmt.Sprintf("river: %s shown, %s dealt", shown, v.Expected.Cards[river])}, f.Mismatches)
+			assert.True(t, f.AgreeOK, "the implementations agree on the failure: %s", f.Agree)
+			assert.Equal(t, dealt, f.Cards, "the page draws what the seeds deal")
+			fs := b.open(b.fileURL, bad)
+			assert.Equal(t, "failed", fs.Verdict, "file:// fails it too")
+			b.screenshot("verifier-" + g.game + "-failed.png")
+
+			// A wrong commitment.
+			wc := r
+			wc.Commitment = strings.Repeat("0", 64)
+			c := b.open(b.fileURL, wc)
+			assert.Equal(t, "failed", c.Verdict)
+			assert.Contains(t, c.Checks, "commitment:false")
+			assert.Contains(t, c.Text, "commitment")
+		})
+	}
+	for _, p := range b.takeProblems() {
+		t.Errorf("browser: %s", p)
+	}
+}
