@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -23,6 +27,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/vectors"
 )
 
@@ -330,8 +335,8 @@ func TestPageInChromium(t *testing.T) {
 			} else {
 				assert.Len(t, got.Hands, len(v.Seats)+1, "one hand a seat, and the board")
 			}
+			assert.NotEmpty(t, got.Winners, "the winning hand is highlighted")
 			if g.bets != nil {
-				assert.NotEmpty(t, got.Winners, "the winning hand is highlighted")
 				assert.Contains(t, got.Settlement, "ANTE", "each bet is settled")
 			}
 			assert.Contains(t, got.Checks, "commitment:true")
@@ -383,4 +388,183 @@ func TestPageInChromium(t *testing.T) {
 	for _, p := range b.takeProblems() {
 		t.Errorf("browser: %s", p)
 	}
+}
+
+// vectorOutcome is one vector's outcome in the page, by each implementation.
+type vectorOutcome struct {
+	ID string `json:"id"`
+	Go string `json:"go"` // the WebAssembly build's verdict: verified, partial, failed, error
+	JS string `json:"js"` // deal.js's: success, partial, failure, malformed
+	// Failures are each implementation's failed checks.
+	GoFailed []string `json:"goFailed"`
+	JSFailed []string `json:"jsFailed"`
+	// Cards are each implementation's dealt cards.
+	GoCards string `json:"goCards"`
+	JSCards string `json:"jsCards"`
+}
+
+// Every fairness vector gives the same verdict in the page, by both of its
+// implementations, as the vector expects.
+func TestPageVectorsInChromium(t *testing.T) {
+	b := newPageBrowser(t)
+	vs, err := vectors.Fairness()
+	require.NoError(t, err)
+	all, err := json.Marshal(vs)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(b.fileURL), chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`))))
+	js := `(async (vs) => {
+		const flat = (d) => !d ? [] : d.draws ? d.draws : [].concat(d.player || [], ...(d.boxes || []), ...(d.seats || []).map(s => s.cards), d.dealer || [], d.flop || [], d.turn ? [d.turn] : [], d.river ? [d.river] : []);
+		const out = [];
+		for (const v of vs) {
+			const go = JSON.parse(fairhold.verify(JSON.stringify(v)));
+			const js = await fairholdDeal.checkVector(v, { verifyBeacon: fairhold.verifyBeacon });
+			out.push({ id: v.id, go: go.verdict, js: js.verdict,
+				goFailed: (go.checks || []).filter(c => !c.ok).map(c => c.name), jsFailed: js.failures || [],
+				goCards: flat(go.cards).join(' '), jsCards: js.expected ? js.expected.cards.join(' ') : '' });
+		}
+		return out;
+	})(` + string(all) + `)`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]vectorOutcome](js, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	require.Len(t, got, len(vs))
+	for i, v := range vs {
+		o := got[i]
+		require.Equal(t, v.ID, o.ID)
+		switch v.Expect {
+		case vectors.FairnessSuccess:
+			assert.Contains(t, []string{"verified", "partial"}, o.Go, v.ID)
+			assert.Contains(t, []string{"success", "partial"}, o.JS, v.ID)
+		case vectors.FairnessFailure:
+			assert.Equal(t, "failed", o.Go, v.ID)
+			assert.Equal(t, "failure", o.JS, v.ID)
+			assert.Equal(t, v.Failures, o.GoFailed, v.ID)
+			assert.Equal(t, v.Failures, o.JSFailed, v.ID)
+		case vectors.FairnessMalformed:
+			assert.Equal(t, "error", o.Go, v.ID)
+			assert.Equal(t, "malformed", o.JS, v.ID)
+		}
+		assert.Equal(t, o.GoCards, o.JSCards, "%s: both implementations deal the same cards", v.ID)
+		if v.Expected != nil {
+			assert.Equal(t, strings.Join(v.Expected.Cards, " "), o.JSCards, v.ID)
+		}
+	}
+	for _, p := range b.takeProblems() {
+		t.Errorf("browser: %s", p)
+	}
+}
+
+// A property: over random rounds of each game, the page's verdict and
+// checks are `fairhold verify --json`'s (in process), for rounds that pass,
+// that claim part of the deal, that claim a wrong card and that name a
+// wrong commitment.
+func TestPageProperty(t *testing.T) {
+	b := newPageBrowser(t)
+	n := 8
+	if s := os.Getenv("FAIRHOLD_PAGE_ROUNDS"); s != "" {
+		var err error
+		n, err = strconv.Atoi(s)
+		require.NoError(t, err)
+	}
+	rng := rand.New(rand.NewPCG(17, 2026))
+	for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem", ""} {
+		for i := 0; i < n; i++ {
+			r := randomRound(rng, game)
+			base := pageround.Verify(r)
+			require.NotNil(t, base.Cards, "the round deals")
+			dealt := flatDeal(*base.Cards)
+			switch i % 4 {
+			case 0: // the whole deal
+				r.Cards = dealt
+			case 1: // part of it
+				r.Cards = dealt[:1+rng.IntN(len(dealt)-1)]
+			case 2: // a wrong card
+				r.Cards = slices.Clone(dealt)
+				r.Cards[rng.IntN(len(dealt))] = otherCard(dealt)
+			case 3: // a wrong commitment
+				r.Cards = dealt
+				r.Commitment = fmt.Sprintf("%064x", rng.Uint64())
+			}
+			name := fmt.Sprintf("%s round %d", game, i)
+			cli := comparePageWithCLI(t, name, r)
+			got := b.open(b.httpURL, r)
+			assert.Equal(t, cli, got.Verdict, "%s: %s", name, got.Text)
+			want := make([]string, len(base.Checks))
+			stdout, _, _ := runCLI(pageVerifyArgs(r)...)
+			var out struct {
+				Checks []struct {
+					Name string `json:"name"`
+					OK   bool   `json:"ok"`
+				} `json:"checks"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &out), name)
+			want = want[:0]
+			for _, c := range out.Checks {
+				want = append(want, fmt.Sprintf("%s:%t", c.Name, c.OK))
+			}
+			assert.Equal(t, want, got.Checks, name)
+			assert.True(t, got.AgreeOK, "%s: %s", name, got.Agree)
+			if game != "" {
+				assert.Len(t, got.Cards, len(dealt), name)
+			}
+		}
+	}
+	for _, p := range b.takeProblems() {
+		t.Errorf("browser: %s", p)
+	}
+}
+
+// flatDeal is a deal's cards in dealing order.
+func flatDeal(d layout.Deal) []string {
+	if d.Draws != nil {
+		return d.Draws
+	}
+	var out []string
+	out = append(out, d.Player...)
+	for _, b := range d.Boxes {
+		out = append(out, b...)
+	}
+	for _, s := range d.Seats {
+		out = append(out, s.Cards...)
+	}
+	out = append(out, d.Dealer...)
+	out = append(out, d.Flop...)
+	return append(out, d.Turn, d.River)
+}
+
+// randomRound is a random round of game ("" for a raw deal of 1..20 cards).
+func randomRound(rng *rand.Rand, game string) pageround.Round {
+	var sd [32]byte
+	for i := range sd {
+		sd[i] = byte(rng.Uint32())
+	}
+	commit := sha256.Sum256(sd[:])
+	r := pageround.Round{
+		Scheme: "fairhold/v1", Game: game, ServerSeed: hex.EncodeToString(sd[:]), Commitment: hex.EncodeToString(commit[:]),
+		ClientSeeds: []string{fmt.Sprintf("player-%d", rng.Uint32())}, Nonce: strconv.FormatUint(rng.Uint64()>>rng.IntN(64), 10),
+	}
+	switch game {
+	case "casino-holdem":
+		r.Hands = 1
+	case "live-casino-holdem":
+		r.Hands = 1 + rng.IntN(6)
+	case "double-holdem":
+		seats := rng.Perm(10)[:2+rng.IntN(9)]
+		for _, s := range seats {
+			r.Seats = append(r.Seats, s+1)
+		}
+		r.Button = r.Seats[rng.IntN(len(r.Seats))]
+		slices.Sort(r.Seats)
+		r.Hands = len(r.Seats)
+		for range len(r.Seats) - 1 {
+			r.ClientSeeds = append(r.ClientSeeds, fmt.Sprintf("seat-%d", rng.Uint32()))
+		}
+	case "":
+		r.Count = 1 + rng.IntN(20)
+		if rng.IntN(2) == 0 {
+			r.Scheme = "stake-compat"
+		}
+	}
+	return r
 }

@@ -327,6 +327,7 @@
       }
       return r;
     }
+    if (v.game === "double-holdem") return showdownRecord(v, deal, board);
     const boxes = [];
     const hands = deal.player ? [deal.player] : deal.boxes || [];
     const bets = rankingOnly ? hands.map((_, i) => ({ box: i + 1, ante: RANKING_ANTE, decision: "call" })) : v.bets || [];
@@ -339,6 +340,32 @@
     return { round_id: "page", game: v.game, table_id: "page", time: "", currency: "", profile: v.game,
       fairness: { scheme: v.scheme, commitment: "", server_seed: "", client_seeds: [], nonce: 0 },
       dealer: deal.dealer, board, boxes };
+  }
+
+  // showdownRecord is a Double Hold'em hand in which every player calls the
+  // big blind and checks to the showdown: settling it ranks every hand and
+  // names the winners, when the player gave no actions.
+  function showdownRecord(v, deal, board) {
+    const order = deal.seats.map((s) => s.seat); // left of the button first, the button last
+    const n = order.length;
+    const SB = 50, BB = 100, STACK = 10000;
+    const sb = n === 2 ? order[1] : order[0];
+    const bb = n === 2 ? order[0] : order[1];
+    const actions = [
+      { seat: sb, street: "preflop", kind: "small-blind", amount: SB },
+      { seat: bb, street: "preflop", kind: "big-blind", amount: BB },
+    ];
+    const pre = n === 2 ? [sb] : order.slice(2).concat([sb]);
+    for (const s of pre) actions.push({ seat: s, street: "preflop", kind: "call", amount: s === sb ? BB - SB : BB });
+    actions.push({ seat: bb, street: "preflop", kind: "check", amount: 0 });
+    for (const street of ["flop", "turn", "river"]) {
+      for (const s of order) actions.push({ seat: s, street, kind: "check", amount: 0 });
+    }
+    const seats = deal.seats.slice().sort((a, b) => a.seat - b.seat)
+      .map((s) => ({ seat: s.seat, player_id: `seat-${s.seat}`, cards: s.cards, stack_before: STACK, stack_after: 0 }));
+    return { round_id: "page", game: v.game, table_id: "page", time: "", currency: "", profile: v.game,
+      fairness: { scheme: v.scheme, commitment: "", server_seed: "", client_seeds: [], nonce: 0 },
+      board, double: { button: order[n - 1], small_blind: SB, big_blind: BB, seats, actions, pots: [], rake: 0 } };
   }
 
   function settleWith(fh, record) {
@@ -388,7 +415,7 @@
       } catch (e) {
         res.settleError = e.message;
       }
-      if (!res.settlement && vec.game !== "double-holdem") {
+      if (!res.settlement) {
         try {
           res.ranking = settleWith(fh, recordFor({ game: vec.game, scheme: vec.scheme }, d, true));
         } catch (e) { /* the hands are shown without ranking */ }
@@ -498,6 +525,9 @@
       }
       for (const c of checks) {
         const words = CHECK_WORDS[c.name] || [c.name, c.name];
+        // The JavaScript's detail names positions and cards in words.
+        const jc = res.js.checks.find((x) => x.name === c.name);
+        if (jc && jc.detail) c.detail = jc.detail;
         const li = el("li", { class: c.ok ? "ok" : "fail", "data-check": c.name, "data-ok": c.ok ? "true" : "false" },
           el("span", { class: "mark", "aria-hidden": "true", text: c.ok ? "\u2714" : "\u2716" }),
           el("span", { class: "sr-only", text: c.ok ? "passed: " : "failed: " }),

@@ -116,8 +116,15 @@ func Parse(b []byte) (Round, error) {
 	if r.V != 0 && r.V != Version {
 		return Round{}, fmt.Errorf("round: link format version %d, this page reads version %d", r.V, Version)
 	}
+	r.normalize()
+	return r, nil
+}
+
+// normalize fills in what the game implies: the number of hands of a
+// Casino Hold'em or Double Hold'em round and the number of cards a round
+// deals (without a game: the claimed cards').
+func (r *Round) normalize() {
 	if r.Count == 0 && r.Game != "" {
-		// The game says how many cards the round deals.
 		hands := r.Hands
 		if r.Game == layout.CasinoHoldem && hands == 0 {
 			hands = 1
@@ -133,7 +140,6 @@ func Parse(b []byte) (Round, error) {
 	if r.Count == 0 && r.Game == "" {
 		r.Count = len(r.Cards)
 	}
-	return r, nil
 }
 
 // Fragment returns the URL fragment (without "#") that carries r.
@@ -192,6 +198,7 @@ type Verdict struct {
 
 // Verify checks r.
 func Verify(r Round) Verdict {
+	r.normalize()
 	v := r.Vector()
 	c, err := conformance.FairnessClaim(v)
 	var l layout.Layout
