@@ -568,3 +568,45 @@ func randomRound(rng *rand.Rand, game string) pageround.Round {
 	}
 	return r
 }
+
+// Links from `fairhold replay --explain` of simulated logs: the page
+// verifies each round, settles it under the built-in profile and finds the
+// operator's returns right; a return changed in the link is found wrong.
+func TestPageExplainInChromium(t *testing.T) {
+	b := newPageBrowser(t)
+	for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {
+		links := simulatedLinks(t, game, 6, b.httpURL)
+		for i, link := range links[:3] {
+			r, err := pageround.Decode(link)
+			require.NoError(t, err)
+			got := b.open(b.httpURL, r)
+			name := fmt.Sprintf("%s round %d", game, i)
+			assert.Contains(t, []string{"verified", "partial"}, got.Verdict, "%s: %s", name, got.Text)
+			assert.Contains(t, got.Checks, "settlement:true", name)
+			assert.True(t, got.AgreeOK, name)
+			assert.NotEmpty(t, got.Settlement, name)
+			assert.NotEmpty(t, got.Winners, "%s: the winners are highlighted", name)
+			if i == 0 {
+				// The operator's return, one minor unit more.
+				var rec map[string]any
+				require.NoError(t, json.Unmarshal(r.Round, &rec))
+				if boxes, ok := rec["boxes"].([]any); ok {
+					bx := boxes[0].(map[string]any)
+					bx["ante_return"] = bx["ante_return"].(float64) + 1
+				} else {
+					seat := rec["double"].(map[string]any)["seats"].([]any)[0].(map[string]any)
+					seat["stack_after"] = seat["stack_after"].(float64) + 1
+				}
+				r.Round, err = json.Marshal(rec)
+				require.NoError(t, err)
+				bad := b.open(b.fileURL, r)
+				assert.Equal(t, "failed", bad.Verdict, "%s: %s", name, bad.Text)
+				assert.Contains(t, bad.Checks, "settlement:false", name)
+				assert.Contains(t, bad.Text, "settlement")
+			}
+		}
+	}
+	for _, p := range b.takeProblems() {
+		t.Errorf("browser: %s", p)
+	}
+}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -143,4 +146,81 @@ func TestPageLinkRoundTrip(t *testing.T) {
 	assert.ErrorContains(t, err, "version 9")
 	_, err = pageround.Parse([]byte(`{"scheme":"fairhold/v1","nosuch":1}`))
 	assert.ErrorContains(t, err, "nosuch")
+}
+
+// simulatedLinks simulates n rounds of game into a JSON Lines log and
+// returns the page links `fairhold replay --explain` prints for them.
+func simulatedLinks(t *testing.T, game string, n int, base string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	_, stderr, code := runCLI("simulate", "--game", game, "--rounds", strconv.Itoa(n), "--out", dir, "--format", "jsonl")
+	require.Equal(t, exitOK, code, stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "rounds", "part-00000.jsonl"))
+	require.NoError(t, err)
+	var links []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var rec struct {
+			RoundID string `json:"round_id"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+		if rec.RoundID == "" {
+			continue // the schema line
+		}
+		stdout, stderr, code := runCLI("replay", "--explain", rec.RoundID, "--page-url", base, dir)
+		require.Equal(t, exitOK, code, stderr)
+		links = append(links, strings.TrimSpace(stdout))
+	}
+	return links
+}
+
+// replay --explain links a logged round: the page's round has the log's
+// seeds and cards, verifies, and settles as the log says.
+func TestReplayExplainLink(t *testing.T) {
+	for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {
+		links := simulatedLinks(t, game, 12, "http://127.0.0.1:8080/")
+		for i, link := range links {
+			require.True(t, strings.HasPrefix(link, "http://127.0.0.1:8080/#r="), link)
+			r, err := pageround.Decode(link)
+			require.NoError(t, err)
+			assert.Equal(t, game, r.Game)
+			assert.NotEmpty(t, r.Round, "the record travels for the settlement")
+			v := pageround.Verify(r)
+			assert.Contains(t, []string{"verified", "partial"}, v.Result, "%s round %d: %+v", game, i, v.Checks)
+			if game != "double-holdem" {
+				assert.Equal(t, "verified", v.Result, "a Casino Hold'em log shows every card")
+			}
+			_, err = pageround.SettleJSON(r.Round)
+			if game != "double-holdem" {
+				// The record's cards are the dealt ones: it settles as it is.
+				assert.NoError(t, err, "%s round %d", game, i)
+			}
+		}
+	}
+	_, stderr, code := runCLI("replay", "--explain", "nosuch", t.TempDir())
+	assert.NotEqual(t, exitOK, code, stderr)
+}
+
+func TestVerifyLink(t *testing.T) {
+	args := []string{"verify", "--link", "--page-url", "file:///home/me/fairhold/index.html", "--game", "casino-holdem",
+		"--server-seed", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"--commitment", "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+		"--client-seed", "player-seed-1", "--nonce", "1", "--cards", "AsKd"}
+	stdout, stderr, code := runCLI(args...)
+	require.Equal(t, exitOK, code, stderr)
+	link := strings.TrimSpace(stdout)
+	require.True(t, strings.HasPrefix(link, "file:///home/me/fairhold/index.html#r="), link)
+	r, err := pageround.Decode(link)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"As", "Kd"}, r.Cards)
+	assert.Equal(t, 1, r.Hands)
+	assert.Equal(t, 9, r.Count)
+	v := pageround.Verify(r)
+	assert.Equal(t, "failed", v.Result, "As Kd are not this round's first cards")
+
+	// Malformed input is refused, naming what is wrong.
+	bad := slices.Clone(args)
+	bad[slices.Index(bad, "1")] = "-1"
+	_, stderr, code = runCLI(bad...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "nonce")
 }

@@ -61,10 +61,14 @@ message names the flag).`,
 	f.StringVar(&v.usedNonces, "used-nonces", "", "comma-separated nonces already used with this server seed")
 	f.StringVar(&v.cards, "cards", "", `the claimed cards in dealing order, e.g. "As Kd 7c ..."`)
 	f.BoolVar(&v.asJSON, "json", false, "print JSON")
+	addVerifyLinkFlags(cmd)
 	return cmd
 }
 
 func runVerify(cmd *cobra.Command, v *verifyFlags) error {
+	if done, err := verifyLink(cmd); done {
+		return err
+	}
 	f := cmd.Flags()
 	if !f.Changed("game") && !f.Changed("count") {
 		// Without a game layout, the claimed cards say how many to deal;

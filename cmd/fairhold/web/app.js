@@ -315,8 +315,11 @@
       if (!r.profile) r.profile = r.game;
       r.board = Array.isArray(r.board) && r.board.length > 0 && r.board.length < 5 ? board.slice(0, r.board.length) : board;
       if (deal.dealer) r.dealer = deal.dealer;
+      // The boxes in play are dealt in box order: the k-th box in play
+      // gets the k-th hand.
+      const inPlay = (r.boxes || []).map((b) => b.box).sort((x, y) => x - y);
       for (const b of r.boxes || []) {
-        const hand = deal.player ? deal.player : (deal.boxes || [])[b.box - 1];
+        const hand = deal.player ? deal.player : (deal.boxes || [])[inPlay.indexOf(b.box)];
         if (hand) b.cards = hand;
       }
       if (r.double) {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fairhold/fairhold/certify/conformance"
@@ -145,6 +146,7 @@ func (r *Round) normalize() {
 // Fragment returns the URL fragment (without "#") that carries r.
 func Fragment(r Round) (string, error) {
 	r.V = Version
+	r.normalize()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -284,4 +286,91 @@ func SettleJSON(b []byte) (*settle.Result, error) {
 		return nil, err
 	}
 	return settle.Round(p, &r)
+}
+
+// FromRecord returns the page's round for a logged round (docs/log-format.md):
+// its seeds, beacon and commitment, the cards it logged as the claimed cards
+// (in dealing order, as far as they are logged without a gap), and the
+// record itself for the settlement. A round of a hash chain (chain_index
+// set) is checked against its chain: the logged commitment is the chain's
+// anchor.
+func FromRecord(rec *round.Round) (Round, error) {
+	f := rec.Fairness
+	r := Round{
+		Scheme: f.Scheme, Game: rec.Game, ServerSeed: f.ServerSeed, ClientSeeds: f.ClientSeeds,
+		Nonce: fmt.Sprint(f.Nonce), Commitment: f.Commitment, CommittedAt: f.CommittedAt,
+	}
+	if f.ChainIndex > 0 {
+		// A hash chain's round logs the chain's anchor as its commitment
+		// and the link's distance from it.
+		r.Commitment = ""
+		r.Chain = &vectors.ChainClaim{Anchor: f.Commitment, Steps: f.ChainIndex}
+	}
+	if f.BeaconSignature != "" || f.BeaconRound != 0 {
+		r.Beacon = &vectors.BeaconClaim{Chain: f.BeaconChain, Round: f.BeaconRound, Signature: f.BeaconSignature, PreviousSignature: f.BeaconPreviousSignature}
+	}
+	var hands [][]string
+	switch rec.Game {
+	case layout.CasinoHoldem, layout.LiveCasinoHoldem:
+		boxes := append([]round.Box(nil), rec.Boxes...)
+		slices.SortFunc(boxes, func(a, b round.Box) int { return a.Box - b.Box })
+		for _, b := range boxes {
+			hands = append(hands, b.Cards)
+		}
+		r.Hands = len(boxes)
+	case layout.DoubleHoldem:
+		if rec.Double == nil {
+			return Round{}, errors.New("round: double-holdem without its hand (double)")
+		}
+		byseat := map[int][]string{}
+		for _, s := range rec.Double.Seats {
+			r.Seats = append(r.Seats, s.Seat)
+			byseat[s.Seat] = s.Cards
+		}
+		r.Button = rec.Double.Button
+		order, err := layout.DealingOrder(r.Seats, r.Button)
+		if err != nil {
+			return Round{}, fmt.Errorf("round: double: %w", err)
+		}
+		for _, s := range order {
+			hands = append(hands, byseat[s])
+		}
+		r.Hands = len(order)
+	default:
+		return Round{}, fmt.Errorf("round: game %q: the page checks casino-holdem, live-casino-holdem and double-holdem rounds", rec.Game)
+	}
+	// The logged cards in dealing order, up to the first one missing.
+	per := 2
+	if rec.Game == layout.DoubleHoldem {
+		per = 3
+	}
+	var claimed []string
+	complete := true
+	take := func(cs []string, n int) {
+		if !complete {
+			return
+		}
+		if len(cs) > n {
+			cs = cs[:n]
+		}
+		claimed = append(claimed, cs...)
+		complete = len(cs) == n
+	}
+	for _, h := range hands {
+		take(h, per)
+	}
+	if rec.Game != layout.DoubleHoldem {
+		take(rec.Dealer, 2)
+	}
+	take(rec.Board, layout.BoardCards)
+	r.Cards = claimed
+	rr := *rec
+	rr.Fairness = round.Fairness{} // in the link's own fields
+	b, err := json.Marshal(&rr)
+	if err != nil {
+		return Round{}, err
+	}
+	r.Round = b
+	r.normalize()
+	return r, nil
 }
