@@ -21,8 +21,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -50,6 +52,7 @@ type pageBrowser struct {
 
 	mu       sync.Mutex
 	problems []string // console errors and CSP reports
+	requests []string // the URLs the page requested
 }
 
 func pageChromium() string {
@@ -120,6 +123,8 @@ func newPageBrowser(t *testing.T) *pageBrowser {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, ev.Request.URL)
 		case *log.EventEntryAdded:
 			if ev.Entry.Level == log.EntryLevelError {
 				b.problems = append(b.problems, string(ev.Entry.Source)+": "+ev.Entry.Text)
@@ -240,7 +245,12 @@ func (b *pageBrowser) fill(r pageround.Round) pageView {
 			acts = append(acts, set(fmt.Sprintf("bet-%d-bonus", bet.Box), strconv.FormatInt(bet.Bonus, 10)))
 		}
 	}
-	acts = append(acts, chromedp.Click(chromedp.CSS("#check")))
+	if len(r.Bets) == 0 {
+		// From the keyboard: Enter in a field submits the form.
+		acts = append(acts, chromedp.SendKeys(chromedp.CSS("#nonce"), kb.Enter))
+	} else {
+		acts = append(acts, chromedp.Click(chromedp.CSS("#check")))
+	}
 	require.NoError(b.t, chromedp.Do(ctx, acts...))
 	return b.waitDone(ctx)
 }
@@ -255,6 +265,14 @@ func (b *pageBrowser) screenshot(name string) {
 	path := filepath.Join(dir, name)
 	require.NoError(b.t, os.WriteFile(path, png, 0o644))
 	b.t.Logf("screenshot %s (%d bytes)", path, len(png))
+}
+
+func (b *pageBrowser) takeRequests() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.requests
+	b.requests = nil
+	return r
 }
 
 func (b *pageBrowser) takeProblems() []string {
@@ -348,7 +366,12 @@ func TestPageInChromium(t *testing.T) {
 			link := b.open(b.httpURL, r)
 			assert.Equal(t, got.Verdict, link.Verdict)
 			assert.Equal(t, got.Cards, link.Cards)
+			b.takeRequests()
 			saved := b.open(b.fileURL, r)
+			for _, u := range b.takeRequests() {
+				assert.True(t, strings.HasPrefix(u, "file://") || u == "about:blank" || strings.HasPrefix(u, "blob:") || strings.HasPrefix(u, "data:"),
+					"the saved page loads nothing from the network: %s", u)
+			}
 			assert.Equal(t, got.Verdict, saved.Verdict, "file:// gives the same verdict")
 			assert.Equal(t, got.Cards, saved.Cards)
 			assert.True(t, saved.AgreeOK, "two implementations agree from file://: %s", saved.Agree)
@@ -366,6 +389,7 @@ func TestPageInChromium(t *testing.T) {
 			river := len(bad.Cards) - 1
 			shown := otherCard(bad.Cards)
 			bad.Cards[river] = shown
+			bad.Bets = nil
 			f := b.fill(bad)
 			assert.Equal(t, "failed", f.Verdict, f.Text)
 			assert.Contains(t, f.Checks, "cards:false")
@@ -374,7 +398,9 @@ func TestPageInChromium(t *testing.T) {
 			assert.Equal(t, dealt, f.Cards, "the page draws what the seeds deal")
 			fs := b.open(b.fileURL, bad)
 			assert.Equal(t, "failed", fs.Verdict, "file:// fails it too")
-			b.screenshot("verifier-" + g.game + "-failed.png")
+			if g.game == "casino-holdem" {
+				b.screenshot("verifier-" + g.game + "-failed.png")
+			}
 
 			// A wrong commitment.
 			wc := r
@@ -385,6 +411,40 @@ func TestPageInChromium(t *testing.T) {
 			assert.Contains(t, c.Text, "commitment")
 		})
 	}
+
+	// On a phone: no sideways scrolling, the cards still drawn.
+	t.Run("phone", func(t *testing.T) {
+		r, v := pageRound(t, "v1-live-6-boxes")
+		r.Cards = v.Expected.Cards
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+		defer func() { require.NoError(t, chromedp.Do(b.ctx, chromedp.ResetViewport())) }()
+		got := b.open(b.httpURL, r)
+		assert.Equal(t, "verified", got.Verdict)
+		assert.False(t, got.Overflowing, "no sideways scrolling at 390 px")
+		assert.Len(t, got.Cards, 19)
+		b.screenshot("verifier-phone.png")
+	})
+
+	for _, p := range b.takeProblems() {
+		t.Errorf("browser: %s", p)
+	}
+
+	// The policy holds in a saved copy: an inline script slipped into the
+	// page does not run.
+	t.Run("csp", func(t *testing.T) {
+		dir := filepath.Dir(strings.TrimPrefix(b.fileURL, "file://"))
+		page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+		require.NoError(t, err)
+		tampered := strings.Replace(string(page), "<main>", `<main><script>document.title = "script ran"</script>`, 1)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "tampered.html"), []byte(tampered), 0o644))
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Navigate("file://"+filepath.Join(dir, "tampered.html")),
+			chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`))))
+		title, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.title`))
+		require.NoError(t, err)
+		assert.NotEqual(t, "script ran", title, "the CSP forbids inline scripts")
+		p := strings.Join(b.takeProblems(), "\n")
+		assert.Contains(t, p, "Content Security Policy", "the browser reports the refused script")
+	})
 	for _, p := range b.takeProblems() {
 		t.Errorf("browser: %s", p)
 	}

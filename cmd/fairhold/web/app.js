@@ -313,7 +313,8 @@
       const r = typeof v.round === "string" ? JSON.parse(v.round) : JSON.parse(JSON.stringify(v.round));
       r.game = r.game || v.game;
       if (!r.profile) r.profile = r.game;
-      r.board = Array.isArray(r.board) && r.board.length > 0 && r.board.length < 5 ? board.slice(0, r.board.length) : board;
+      // As many board cards as the record logs (a fold, or a hand that ended early, logs fewer).
+      r.board = Array.isArray(r.board) && r.board.length < 5 ? board.slice(0, r.board.length) : board;
       if (deal.dealer) r.dealer = deal.dealer;
       // The boxes in play are dealt in box order: the k-th box in play
       // gets the k-th hand.
