@@ -16,8 +16,18 @@
 //
 // Section numbers "§n" refer to docs/fairness.md.
 
-const subtle = globalThis.crypto.subtle;
 const utf8 = new TextEncoder();
+
+// WebCrypto exists only in a secure context: https, localhost, or a saved
+// file. Over plain http from another host crypto.subtle is undefined; say so
+// rather than fail with a TypeError.
+function webCrypto() {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) {
+    throw new Error("WebCrypto (crypto.subtle) is not available: open the page over https, from localhost, or as a saved file");
+  }
+  return subtle;
+}
 
 // ---------------------------------------------------------------------------
 // §1 notation: hex, big-endian integers, concatenation.
@@ -72,15 +82,15 @@ function equalBytes(a, b) {
 }
 
 async function sha256(bytes) {
-  return new Uint8Array(await subtle.digest("SHA-256", bytes));
+  return new Uint8Array(await webCrypto().digest("SHA-256", bytes));
 }
 
 async function hmacKey(keyBytes) {
-  return subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return webCrypto().importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 async function hmac(key, message) {
-  return new Uint8Array(await subtle.sign("HMAC", key, message));
+  return new Uint8Array(await webCrypto().sign("HMAC", key, message));
 }
 
 // ---------------------------------------------------------------------------
@@ -110,6 +120,13 @@ class CardError extends Error {
   }
 }
 
+// quote shows a token part, invisible characters as U+XXXX ("A♠️" holds U+FE0F).
+function quote(t) {
+  if (!/[\p{C}\p{M}\p{Z}]/u.test(t)) return JSON.stringify(t);
+  const codes = [...t].map((c) => "U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  return `${JSON.stringify(t)} (${codes.join(" ")})`;
+}
+
 // readCard reads one card at s[pos..]: returns [index, next position] or
 // throws a CardError naming token. Rank "10" or one of 2-9 T J Q K A (either
 // case), then one suit character.
@@ -127,14 +144,14 @@ function readCard(s, pos, token) {
       if (c in SUIT_OF) throw new CardError(token, "no rank");
       // The unknown rank as written: a run of digits ("11"), or one character.
       const m = /^(?:[0-9]+|.)/u.exec(s.slice(p));
-      throw new CardError(token, `unknown rank ${JSON.stringify(m[0])}`);
+      throw new CardError(token, `unknown rank ${quote(m[0])}`);
     }
     p += 1;
   }
   const cp = s.codePointAt(p);
   if (cp === undefined) throw new CardError(token, "no suit");
   const ch = String.fromCodePoint(cp);
-  if (!(ch in SUIT_OF)) throw new CardError(token, `unknown suit ${JSON.stringify(ch)}`);
+  if (!(ch in SUIT_OF)) throw new CardError(token, `unknown suit ${quote(ch)}`);
   return [4 * rank + SUIT_OF[ch], p + ch.length];
 }
 
@@ -190,9 +207,8 @@ function gameCount(game, hands) {
 // the next higher occupied seat after the button, wrapping, ending with the
 // button.
 function dealingSeats(seats, button) {
-  const sorted = [...seats].sort((a, b) => a - b);
-  const k = sorted.indexOf(button);
-  return sorted.slice(k + 1).concat(sorted.slice(0, k + 1));
+  const k = seats.indexOf(button); // seats are in increasing order
+  return seats.slice(k + 1).concat(seats.slice(0, k + 1));
 }
 
 // layoutOf assigns the dealt cards (names) to positions (§11), in the shape of
@@ -215,10 +231,12 @@ function layoutOf(game, cards, hands, order) {
 
 const ORDINAL = ["first", "second", "third"];
 
-// positionName names position i (0-based) of the dealt sequence in words, for
-// a failed check ("river: Qd shown, Qc dealt"). layout is a vector's
-// expected.layout ({hands: [...], seats: [...]}) or {hands: n, seats: [...]};
-// without a game, or beyond the game's cards, the position is "card i+1".
+// positionName names position i (0-based) of the dealt sequence in the words of
+// §11.1 ("river: Qd claimed, Qc dealt"). layout is a vector's expected.layout
+// ({hands: [...], seats: [...]}) or {hands: n, seats: [...]}, where seats are
+// Double Hold'em's seat numbers in dealing order (from the button's left).
+// Without a game, beyond the game's cards, or for Double Hold'em without its
+// seats, the position is "card i+1".
 function positionName(game, layout, i) {
   const raw = `card ${i + 1}`;
   if (!GAMES.includes(game) || !Number.isInteger(i) || i < 0) return raw;
@@ -226,7 +244,10 @@ function positionName(game, layout, i) {
   const seats = Array.isArray(lay.seats) ? lay.seats : null;
   let hands = Array.isArray(lay.hands) ? lay.hands.length : lay.hands;
   if (game === "casino-holdem") hands = 1;
-  if (game === "double-holdem" && seats) hands = seats.length;
+  if (game === "double-holdem") {
+    if (!seats) return raw; // the words name seat numbers
+    hands = seats.length;
+  }
   if (!Number.isInteger(hands) || hands < 1) return raw;
   const per = game === "double-holdem" ? 3 : 2;
   if (i < per * hands) {
@@ -234,7 +255,7 @@ function positionName(game, layout, i) {
     const card = `${ORDINAL[i % per]} hole card`;
     if (game === "casino-holdem") return `player, ${card}`;
     if (game === "live-casino-holdem") return `box ${h + 1}, ${card}`;
-    return `seat ${seats ? seats[h] : h + 1}, ${card}`;
+    return `seat ${seats[h]}, ${card}`;
   }
   let o = i - per * hands;
   if (game !== "double-holdem") {
@@ -282,11 +303,13 @@ function parseHex32(s, field) {
   return b;
 }
 
-// parseTime reads an RFC 3339 time (committed_at) into whole Unix seconds and
-// a flag saying whether a fraction of a second follows.
+// parseTime reads an RFC 3339 time (committed_at: "T" and "Z" in upper case,
+// 0..59 seconds, 1..9 fraction digits) into whole Unix seconds, dropping the
+// fraction: a round's time is whole seconds, so time(round) > committed_at
+// exactly when time(round) > its whole seconds (§7, check beacon-after-commitment).
 function parseTime(s, field) {
   const m = typeof s === "string" &&
-    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(s);
+    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/.exec(s);
   if (!m) bad(field, `${JSON.stringify(s)} is not an RFC 3339 time`);
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -306,7 +329,7 @@ function parseTime(s, field) {
   const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   const days = era * 146097 + doe - 719468;
-  return { seconds: days * 86400 + h * 3600 + mi * 60 + se - off, fraction: !!m[7] && /[1-9]/.test(m[7]) };
+  return { seconds: days * 86400 + h * 3600 + mi * 60 + se - off };
 }
 
 // §7: the two drand chains.
@@ -343,15 +366,19 @@ function parseInput(v) {
   }
   r.scheme = v.scheme;
 
-  // §11: the game, its hands (boxes or players) and, for Double Hold'em, the seats.
+  // §11: the game, its hands (boxes or players) and, for Double Hold'em, the
+  // seats (increasing, the client seeds' order, §4) and the button.
   if (v.game === undefined) {
-    for (const k of ["hands", "seats", "button"]) if (v[k] !== undefined) bad("game", `${k} given without a game`);
-  } else {
-    if (!GAMES.includes(v.game)) bad("game", `unknown game ${JSON.stringify(v.game)}`);
+    if (v.hands !== undefined) bad("game", "hands given without a game");
+  } else if (!GAMES.includes(v.game)) {
+    bad("game", `unknown game ${JSON.stringify(v.game)}`);
+  }
+  if (v.game !== "double-holdem") {
+    if (v.seats !== undefined) bad("seats", "seats are for double-holdem only");
+    if (v.button !== undefined) bad("button", "a button is for double-holdem only");
+  }
+  if (v.game !== undefined) {
     r.game = v.game;
-    if (v.game !== "double-holdem" && (v.seats !== undefined || v.button !== undefined)) {
-      bad("game", `seats and button are for double-holdem, not ${v.game}`);
-    }
     if (v.hands !== undefined && !isInt(v.hands)) bad("game", "hands is not an integer");
     if (v.game === "casino-holdem") {
       if (v.hands !== undefined && v.hands !== 1) bad("game", `casino-holdem has 1 box, not ${v.hands}`);
@@ -362,24 +389,26 @@ function parseInput(v) {
       r.hands = v.hands;
     } else {
       const seats = v.seats;
-      if (!Array.isArray(seats) || !seats.every(isInt)) bad("game", "double-holdem needs seats, the occupied seat numbers");
-      if (seats.length < 2 || seats.length > 10) bad("game", `double-holdem has 2..10 players, not ${seats.length}`);
-      if (seats.some((s) => s < 1 || s > 10)) bad("game", "seat numbers are 1..10");
-      if (new Set(seats).size !== seats.length) bad("game", "a seat is listed twice");
+      if (!Array.isArray(seats) || !seats.every(isInt)) bad("seats", "double-holdem needs seats, the occupied seat numbers");
+      if (seats.length < 2 || seats.length > 10) bad("seats", `double-holdem has 2..10 players, not ${seats.length}`);
+      if (seats.some((x) => x < 1 || x > 10)) bad("seats", "seat numbers are 1..10");
+      if (seats.some((x, i) => i > 0 && x <= seats[i - 1])) bad("seats", "seats are listed once each, in increasing order");
       if (v.hands !== undefined && v.hands !== seats.length) bad("game", `hands ${v.hands} but ${seats.length} seats`);
-      if (!isInt(v.button) || !seats.includes(v.button)) bad("game", "the button is not on an occupied seat");
+      if (!isInt(v.button) || !seats.includes(v.button)) bad("button", "the button is not on an occupied seat");
       r.hands = seats.length;
       r.order = dealingSeats(seats, v.button);
     }
   }
 
-  // Number of cards: with a game, the game's count (§11); without, 1..52 (§10).
+  // Number of cards (§11): with a game, the game's count; without, 1..52 for
+  // fairhold/v1 (one deck, §10) and 1..65,536 draws for stake-compat (§15).
   if (r.game) {
     const want = gameCount(r.game, r.hands);
     if (v.count !== undefined && v.count !== want) bad("count", `${r.game} with ${r.hands} hands deals ${want} cards, not ${v.count}`);
     r.count = want;
   } else {
-    if (!isInt(v.count) || v.count < 1 || v.count > 52) bad("count", `count must be 1..52, not ${JSON.stringify(v.count)}`);
+    const max = r.scheme === "stake-compat" ? 65536 : 52;
+    if (!isInt(v.count) || v.count < 1 || v.count > max) bad("count", `count must be 1..${max}, not ${JSON.stringify(v.count)}`);
     r.count = v.count;
   }
 
@@ -653,13 +682,26 @@ async function chainCheck(seed, chain) {
 // it the check "beacon-signature" is reported with ok: null ("unchecked"),
 // listed in result.unchecked, and the cards are derived from the unverified
 // signature's randomness.
+//
+// Result: { verdict: "success" | "failure" | "partial" | "malformed",
+//   checks: [{name, ok: true|false|null, detail}] in report order,
+//   failures: names of the failed checks, unchecked: names reported ok: null,
+//   field: the malformed input field (malformed only), reason: one sentence,
+//   expected: {prefix (fairhold/v1), block0, beacon_randomness (with a beacon),
+//     indices, cards, layout (with a game), positions} or null (malformed, or
+//     the beacon did not verify),
+//   checked_positions, unchecked_positions: with claimed cards, the positions
+//     compared and (a partial claim) those left out, in words (§11.1),
+//   mismatches: [{position, claimed, dealt, shown}] for a cards failure, in
+//     dealing order (shown = claimed: the card the player was shown) }.
+// "partial": every check passed but fewer cards were claimed than dealt.
 async function checkVector(v, opts = {}) {
   let r;
   try {
     r = parseInput(v);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
-    return { verdict: "malformed", field: e.field, reason: e.message, checks: [], failures: [], expected: null, mismatches: [] };
+    return { verdict: "malformed", field: e.field, reason: e.message, checks: [], failures: [], unchecked: [], expected: null, mismatches: [] };
   }
 
   const checks = [];
@@ -728,6 +770,7 @@ async function checkVector(v, opts = {}) {
     expected.indices = dealt.indices;
     expected.cards = dealt.indices.map(cardName);
     if (r.game) expected.layout = layoutOf(r.game, expected.cards, r.hands, r.order);
+    expected.positions = expected.indices.map((_, i) => positionName(r.game, { hands: r.hands, seats: r.order }, i));
   }
 
   const layoutInfo = { hands: r.hands, seats: r.order };
@@ -739,14 +782,15 @@ async function checkVector(v, opts = {}) {
     } else {
       r.claimed.forEach((c, i) => {
         if (c !== expected.indices[i]) {
-          mismatches.push({ position: positionName(r.game, layoutInfo, i), shown: cardName(c), dealt: expected.cards[i] });
+          const claimed = cardName(c);
+          mismatches.push({ position: expected.positions[i], claimed, dealt: expected.cards[i], shown: claimed });
         }
       });
       partial = r.claimed.length < r.count;
       const n = r.claimed.length;
       add("cards", mismatches.length === 0
         ? { ok: true, detail: partial ? `${n} claimed cards equal the first ${n} of the ${r.count} dealt (partial claim)` : `${n} claimed cards equal the scheme's deal` }
-        : { ok: false, detail: mismatches.map((m) => `${m.position}: ${m.shown} shown, ${m.dealt} dealt`).join("; ") });
+        : { ok: false, detail: mismatches.map((m) => `${m.position}: ${m.claimed} claimed, ${m.dealt} dealt`).join("; ") });
     }
   }
 
@@ -754,12 +798,18 @@ async function checkVector(v, opts = {}) {
     const seen = new Map();
     const repeats = [];
     expected.indices.forEach((c, i) => {
-      if (seen.has(c)) repeats.push(`${cardName(c)} at ${positionName(r.game, layoutInfo, seen.get(c))} and ${positionName(r.game, layoutInfo, i)}`);
+      if (seen.has(c)) repeats.push(`${cardName(c)} is dealt twice, ${expected.positions[seen.get(c)]} and ${expected.positions[i]}`);
       else seen.set(c, i);
     });
     add("no-repeated-cards", repeats.length === 0
       ? { ok: true, detail: `the ${r.count} draws are all different cards` }
-      : { ok: false, detail: `drawn with replacement, a card repeats: ${repeats.join("; ")}` });
+      : { ok: false, detail: `${repeats.join("; ")} (the scheme draws with replacement)` });
+  }
+
+  const result = {};
+  if (r.claimed && expected) {
+    result.checked_positions = expected.positions.slice(0, r.claimed.length);
+    if (partial) result.unchecked_positions = expected.positions.slice(r.claimed.length);
   }
 
   const failures = checks.filter((c) => c.ok === false).map((c) => c.name);
@@ -772,7 +822,7 @@ async function checkVector(v, opts = {}) {
       : unchecked.length
         ? `every check run passed; not checked: ${unchecked.join(", ")}`
         : "every check passed";
-  return { verdict, checks, failures, unchecked, reason, expected, mismatches };
+  return { verdict, checks, failures, unchecked, reason, expected, ...result, mismatches };
 }
 
 globalThis.fairholdDeal = Object.freeze({ parseCards: parseCards, positionName: positionName, sha256Sync: sha256Sync, checkVector: checkVector });
