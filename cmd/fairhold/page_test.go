@@ -44,11 +44,12 @@ func pageVerifyArgs(r pageround.Round) []string {
 	}
 	if c := r.Chain; c != nil {
 		args = append(args, "--chain-anchor", c.Anchor)
-		if c.Steps != 0 {
-			args = append(args, "--chain-steps", strconv.FormatUint(c.Steps, 10))
+		steps, maxSteps := pageround.ChainSteps(c)
+		if steps != nil {
+			args = append(args, "--chain-steps", strconv.FormatUint(*steps, 10))
 		}
-		if c.MaxSteps != 0 {
-			args = append(args, "--chain-max-steps", strconv.Itoa(c.MaxSteps))
+		if maxSteps != 0 {
+			args = append(args, "--chain-max-steps", strconv.Itoa(maxSteps))
 		}
 	}
 	if b := r.Beacon; b != nil {

@@ -73,13 +73,16 @@ func verifyLink(cmd *cobra.Command) (done bool, err error) {
 		}
 	}
 	if a := str("chain-anchor"); a != "" {
-		r.Chain = &vectors.ChainClaim{Anchor: a}
+		var steps *uint64
 		if f.Changed("chain-steps") {
-			r.Chain.Steps, _ = f.GetUint64("chain-steps")
+			n, _ := f.GetUint64("chain-steps")
+			steps = &n
 		}
+		maxSteps := 0
 		if f.Changed("chain-max-steps") {
-			r.Chain.MaxSteps, _ = f.GetInt("chain-max-steps")
+			maxSteps, _ = f.GetInt("chain-max-steps")
 		}
+		r.Chain = pageround.ChainClaim(a, steps, maxSteps)
 	}
 	if sig := str("beacon-signature"); sig != "" || f.Changed("beacon-round") {
 		rd, _ := f.GetUint64("beacon-round")

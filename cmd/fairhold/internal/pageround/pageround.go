@@ -304,7 +304,7 @@ func FromRecord(rec *round.Round) (Round, error) {
 		// A hash chain's round logs the chain's anchor as its commitment
 		// and the link's distance from it.
 		r.Commitment = ""
-		r.Chain = &vectors.ChainClaim{Anchor: f.Commitment, Steps: f.ChainIndex}
+		r.Chain = ChainClaim(f.Commitment, &f.ChainIndex, 0)
 	}
 	if f.BeaconSignature != "" || f.BeaconRound != 0 {
 		r.Beacon = &vectors.BeaconClaim{Chain: f.BeaconChain, Round: f.BeaconRound, Signature: f.BeaconSignature, PreviousSignature: f.BeaconPreviousSignature}
@@ -373,4 +373,39 @@ func FromRecord(rec *round.Round) (Round, error) {
 	r.Round = b
 	r.normalize()
 	return r, nil
+}
+
+// ChainClaim returns the chain claim of a link steps hashes from anchor
+// (nil: search, within maxSteps; 0: the default bound). It is made from
+// the claim's JSON, the vectors' own form (vectors/README.md).
+func ChainClaim(anchor string, steps *uint64, maxSteps int) *vectors.ChainClaim {
+	m := map[string]any{"anchor": anchor}
+	if steps != nil {
+		m["steps"] = *steps
+	}
+	if maxSteps != 0 {
+		m["max_steps"] = maxSteps
+	}
+	var c vectors.ChainClaim
+	b, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil {
+		return &vectors.ChainClaim{Anchor: anchor}
+	}
+	return &c
+}
+
+// ChainSteps returns a chain claim's exact distance (nil: search) and its
+// search bound.
+func ChainSteps(c *vectors.ChainClaim) (steps *uint64, maxSteps int) {
+	var v struct {
+		Steps    *uint64 `json:"steps"`
+		MaxSteps int     `json:"max_steps"`
+	}
+	if b, err := json.Marshal(c); err == nil && json.Unmarshal(b, &v) == nil {
+		return v.Steps, v.MaxSteps
+	}
+	return nil, 0
 }
