@@ -22,19 +22,24 @@ func pageVerifyArgs(r pageround.Round) []string {
 	for _, c := range r.ClientSeeds {
 		args = append(args, "--client-seed", c)
 	}
-	switch r.Game {
-	case "":
+	if r.Game != "" {
+		args = append(args, "--game", r.Game)
+	}
+	if r.Count != 0 || r.Game == "" {
 		args = append(args, "--count", strconv.Itoa(r.Count))
-	case "live-casino-holdem":
-		args = append(args, "--game", r.Game, "--boxes", strconv.Itoa(r.Hands))
-	case "double-holdem":
+	}
+	if r.Game == "live-casino-holdem" {
+		args = append(args, "--boxes", strconv.Itoa(r.Hands))
+	}
+	if r.Seats != nil {
 		seats := make([]string, len(r.Seats))
 		for i, s := range r.Seats {
 			seats[i] = strconv.Itoa(s)
 		}
-		args = append(args, "--game", r.Game, "--seats", strings.Join(seats, ","), "--button", strconv.Itoa(r.Button))
-	default:
-		args = append(args, "--game", r.Game)
+		args = append(args, "--seats", strings.Join(seats, ","))
+	}
+	if r.Button != 0 {
+		args = append(args, "--button", strconv.Itoa(r.Button))
 	}
 	if r.Commitment != "" {
 		args = append(args, "--commitment", r.Commitment)

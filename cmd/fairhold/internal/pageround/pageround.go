@@ -114,6 +114,15 @@ func Parse(b []byte) (Round, error) {
 	if err := dec.Decode(&r); err != nil {
 		return Round{}, fmt.Errorf("round: %w", err)
 	}
+	// The client seeds as a vector reads them (it may keep what
+	// encoding/json would replace, to reject it).
+	if cs, ok := raw["client_seeds"]; ok {
+		var fv vectors.FairnessVector
+		if err := json.Unmarshal([]byte(`{"client_seeds":`+string(cs)+`}`), &fv); err != nil {
+			return Round{}, fmt.Errorf("round: client_seeds: %w", err)
+		}
+		r.ClientSeeds = fv.ClientSeeds
+	}
 	if r.V != 0 && r.V != Version {
 		return Round{}, fmt.Errorf("round: link format version %d, this page reads version %d", r.V, Version)
 	}
