@@ -26,9 +26,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// webFS is the players' verifier page (docs/verifier-page.md).
+// webFS is the players' verifier page (docs/verifier-page.md): its files,
+// not the JavaScript tests beside them (web/test).
 //
-//go:embed web
+//go:embed web/*.html web/*.js web/*.css web/*.svg
 var webFS embed.FS
 
 // pageCSP is the verifier page's Content-Security-Policy: its own scripts
