@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -425,6 +426,30 @@ func TestPageInChromium(t *testing.T) {
 		b.screenshot("verifier-phone.png")
 	})
 
+	// Every kind of text on a failed round's page has a contrast of at
+	// least 4.5:1 (WCAG AA) with its background, in the light and the dark
+	// colour scheme.
+	t.Run("contrast", func(t *testing.T) {
+		r, _ := pageRound(t, "v1-claimed-river-replaced")
+		r.Bets = []pageround.Bet{{Box: 1, Ante: 100, Bonus: 100, Decision: "call"}}
+		for _, scheme := range []string{"light", "dark"} {
+			_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+			require.NoError(t, err)
+			got := b.open(b.httpURL, r)
+			require.Equal(t, "failed", got.Verdict)
+			ratios, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]textContrast](contrastJS))
+			require.NoError(t, err)
+			require.Greater(t, len(ratios), 15)
+			t.Logf("%s: %d texts measured", scheme, len(ratios))
+			for _, c := range ratios {
+				assert.GreaterOrEqual(t, c.Ratio, 4.5, "%s: %s (%s on %s) %q", scheme, c.Sel, c.Fg, c.Bg, c.Text)
+			}
+		}
+		_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		require.NoError(t, err)
+	})
+
 	for _, p := range b.takeProblems() {
 		t.Errorf("browser: %s", p)
 	}
@@ -670,3 +695,43 @@ func TestPageExplainInChromium(t *testing.T) {
 		t.Errorf("browser: %s", p)
 	}
 }
+
+// textContrast is one element's text contrast.
+type textContrast struct {
+	Sel   string  `json:"sel"`
+	Text  string  `json:"text"`
+	Fg    string  `json:"fg"`
+	Bg    string  `json:"bg"`
+	Ratio float64 `json:"ratio"`
+}
+
+// contrastJS measures the WCAG contrast ratio of the text of each kind of
+// element of the page with its background (the nearest ancestor's opaque
+// background colour).
+const contrastJS = `(() => {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = (c) => {
+		const [r, g, b] = rgb(c).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+		return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+	};
+	const bg = (el) => {
+		for (let e = el; e; e = e.parentElement) {
+			const c = getComputedStyle(e).backgroundColor;
+			const v = rgb(c);
+			if (v.length === 3 || (v.length === 4 && v[3] > 0)) return c;
+		}
+		return matchMedia('(prefers-color-scheme: dark)').matches ? 'rgb(18, 18, 18)' : 'rgb(255, 255, 255)';
+	};
+	const sels = ['h1', 'header p', 'legend', 'label', '.hint', 'summary', 'input', 'button#check', 'button#make-link',
+		'#verdict', '#agree', '#checks li.ok .words', '#checks li.fail .words', '#checks .detail', '.mismatch',
+		'.hand h4', '.hand-name', '.badge', '.card .rank', '.card .pip', 'th', 'td', '.totals', 'footer p'];
+	const out = [];
+	for (const s of sels) {
+		for (const e of Array.from(document.querySelectorAll(s)).filter((e) => e.getClientRects().length).slice(0, 4)) {
+			const fg = getComputedStyle(e).color, b = bg(e);
+			const [l1, l2] = [lum(fg), lum(b)].sort((x, y) => y - x);
+			out.push({ sel: s, text: (e.innerText || e.value || '').slice(0, 30), fg, bg: b, ratio: (l1 + 0.05) / (l2 + 0.05) });
+		}
+	}
+	return out;
+})()`
