@@ -245,6 +245,9 @@ func (b *pageBrowser) fill(r pageround.Round) pageView {
 		if bet.Bonus > 0 {
 			acts = append(acts, set(fmt.Sprintf("bet-%d-bonus", bet.Box), strconv.FormatInt(bet.Bonus, 10)))
 		}
+		if bet.Paid != nil {
+			acts = append(acts, set(fmt.Sprintf("bet-%d-paid", bet.Box), strconv.FormatInt(*bet.Paid, 10)))
+		}
 	}
 	if len(r.Bets) == 0 {
 		// From the keyboard: Enter in a field submits the form.
@@ -363,6 +366,20 @@ func TestPageInChromium(t *testing.T) {
 			assert.False(t, got.Overflowing, "no sideways scrolling")
 			b.screenshot("verifier-" + g.game + ".png")
 
+			// "Make a link to this round" gives a link that checks the same.
+			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#make-link")), chromedp.WaitVisible(chromedp.CSS("#link"))))
+			madeLink, err := chromedp.Run(b.ctx, chromedp.Value(chromedp.CSS("#link")))
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(madeLink, b.httpURL+"#r="), madeLink)
+			mr, err := pageround.Decode(madeLink)
+			require.NoError(t, err)
+			assert.Equal(t, r.Cards, mr.Cards)
+			assert.Equal(t, r.ServerSeed, mr.ServerSeed)
+			assert.Equal(t, g.bets, mr.Bets)
+			fromMade := b.open(b.httpURL, mr)
+			assert.Equal(t, got.Verdict, fromMade.Verdict)
+			assert.Equal(t, got.Settlement, fromMade.Settlement)
+
 			// The same round from a link, served and from a saved copy.
 			link := b.open(b.httpURL, r)
 			assert.Equal(t, got.Verdict, link.Verdict)
@@ -424,6 +441,38 @@ func TestPageInChromium(t *testing.T) {
 		assert.False(t, got.Overflowing, "no sideways scrolling at 390 px")
 		assert.Len(t, got.Cards, 19)
 		b.screenshot("verifier-phone.png")
+	})
+
+	// A round with a drand beacon: the BLS signature checked by the
+	// WebAssembly build; a bad signature leaves the cards underivable.
+	t.Run("beacon", func(t *testing.T) {
+		r, _ := pageRound(t, "v1-beacon-quicknet-claimed-cards")
+		got := b.open(b.fileURL, r)
+		assert.Contains(t, got.Checks, "beacon-signature:true")
+		assert.Contains(t, []string{"verified", "partial"}, got.Verdict, got.Text)
+		assert.True(t, got.AgreeOK, got.Agree)
+		r, _ = pageRound(t, "v1-beacon-quicknet-bad-signature")
+		got = b.open(b.fileURL, r)
+		assert.Equal(t, "failed", got.Verdict, got.Text)
+		assert.Contains(t, got.Checks, "beacon-signature:false")
+		assert.Empty(t, got.Cards, "no cards without a genuine beacon")
+		assert.True(t, got.AgreeOK, got.Agree)
+	})
+
+	// What the player says they were paid, compared with the settlement.
+	t.Run("paid", func(t *testing.T) {
+		r, v := pageRound(t, "v1-casino-nonce-2")
+		r.Cards = v.Expected.Cards
+		wrong := int64(123456)
+		r.Bets = []pageround.Bet{{Box: 1, Ante: 100, Decision: "call", Paid: &wrong}}
+		got := b.fill(r)
+		assert.Equal(t, "failed", got.Verdict, got.Text)
+		assert.Contains(t, got.Checks, "settlement:false")
+		right := int64(0) // the dealer's full house beats the player's three of a kind
+		r.Bets[0].Paid = &right
+		got = b.open(b.httpURL, r)
+		assert.Equal(t, "verified", got.Verdict, got.Text)
+		assert.Contains(t, got.Checks, "settlement:true")
 	})
 
 	// Every kind of text on a failed round's page has a contrast of at

@@ -99,6 +99,9 @@ func serveOn(ctx context.Context, ln net.Listener, stderr io.Writer) error {
 		MaxHeaderBytes:    serveMaxHeaderBytes,
 	}
 	fmt.Fprintf(stderr, "fairhold: serving the verifier page at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
+		fmt.Fprintln(stderr, "fairhold: note: browsers give the page WebCrypto only on https:// or localhost: serve it to other hosts behind HTTPS")
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -698,6 +698,14 @@
       if (v) { fillForm(v); run(v); }
     });
     updateGameFields();
+    if (!globalThis.crypto || !globalThis.crypto.subtle) {
+      // WebCrypto exists only in a secure context.
+      $("status").textContent = "This page cannot check anything here: browsers give it the cryptography it needs only on https://, "
+        + "on localhost, or opened from a saved file. Open it one of those ways.";
+      $("status").className = "status fail";
+      document.body.setAttribute("data-state", "broken");
+      return;
+    }
     loadWasm().then((fh) => {
       $("version").textContent = `WebAssembly ${fh.version}.`;
       $("status").textContent = "";
