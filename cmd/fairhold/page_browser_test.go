@@ -459,6 +459,37 @@ func TestPageInChromium(t *testing.T) {
 		assert.True(t, got.AgreeOK, got.Agree)
 	})
 
+	// When the two implementations disagree (here the WebAssembly build is
+	// made to deal another flop card), the page says so loudly and gives no
+	// verdict.
+	t.Run("disagreement", func(t *testing.T) {
+		r, v := pageRound(t, "v1-casino-nonce-2")
+		r.Cards = v.Expected.Cards
+		frag, err := pageround.Fragment(r)
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+		defer cancel()
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(b.httpURL),
+			chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`))))
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+			const verify = fairhold.verify;
+			fairhold.verify = (s) => {
+				const o = JSON.parse(verify(s));
+				if (o.cards && o.cards.flop) o.cards.flop[0] = o.cards.flop[0] === 'As' ? 'Ks' : 'As';
+				return JSON.stringify(o);
+			};
+			location.hash = '#`+frag+`';
+			return true;
+		})()`))
+		require.NoError(t, err)
+		got := b.waitDone(ctx)
+		assert.Equal(t, "error", got.Verdict, got.Text)
+		assert.Contains(t, got.Text, "disagree")
+		assert.False(t, got.AgreeOK)
+		assert.Contains(t, got.Agree, "DISAGREE")
+		assert.Contains(t, got.Agree, "dealt cards differ")
+	})
+
 	// What the player says they were paid, compared with the settlement.
 	t.Run("paid", func(t *testing.T) {
 		r, v := pageRound(t, "v1-casino-nonce-2")
