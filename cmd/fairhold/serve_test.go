@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -8,7 +9,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -157,4 +162,36 @@ func TestServeUsage(t *testing.T) {
 	assert.Equal(t, exitUsage, code, stderr)
 	_, _, code = runCLI("serve", "extra")
 	assert.Equal(t, exitUsage, code)
+}
+
+// The real thing: `fairhold serve` as a process, stopped by SIGTERM,
+// finishes and exits 0.
+func TestServeSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	exe := filepath.Join(t.TempDir(), "fairhold")
+	build := exec.Command("go", "build", "-o", exe, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	cmd := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill() }() // only if the test failed
+	sc := bufio.NewScanner(stderr)
+	require.True(t, sc.Scan(), "serve prints its address")
+	m := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/)`).FindStringSubmatch(sc.Text())
+	require.NotNil(t, m, sc.Text())
+	resp, err := http.Get(m[1])
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	var rest []string
+	for sc.Scan() {
+		rest = append(rest, sc.Text())
+	}
+	require.NoError(t, cmd.Wait(), "exit status 0 after SIGTERM")
+	assert.Contains(t, strings.Join(rest, "\n"), "stopped")
 }
