@@ -73,9 +73,13 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
   fairhold replay day/ --manifest-key operator.pub.pem`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if done, err := replayExplain(cmd, args); done {
+				return err
+			}
 			return runReplay(cmd, args, o)
 		},
 	}
+	addReplayExplainFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.profile, "profile", "", "rules profile for every round: a built-in name or a JSON file (default: the profile each round names)")
 	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")

@@ -50,6 +50,7 @@ suites test labs use (test vectors, shuffle statistics, exact game mathematics).
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
 		newVersionCmd(),
+		newServeCmd(),
 		newGendocsCmd(),
 	)
 	root.SetHelpCommand(newHelpCmd())

@@ -72,10 +72,14 @@ or a partial claim, 2 malformed input (the message names the flag).`,
 	f.StringVar(&v.cards, "cards", "", `the claimed cards in dealing order, e.g. "As Kd 7c ..."`)
 	f.BoolVar(&v.allowPartial, "allow-partial", false, "exit 0 for a partial claim (fewer --cards than the round deals) whose cards match")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON")
+	addVerifyLinkFlags(cmd)
 	return cmd
 }
 
 func runVerify(cmd *cobra.Command, v *verifyFlags) error {
+	if done, err := verifyLink(cmd); done {
+		return err
+	}
 	f := cmd.Flags()
 	if f.Changed("count") && v.round.count < 1 {
 		return usageErrorf("--count: %d cards, want at least 1", v.round.count)
