@@ -25,7 +25,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 verification failed or findings present.`,
 		newSeedCmd(), newDealCmd(), newVerifyCmd(), newBeaconCmd(),
 		newEvalCmd(), newSettleCmd(),
 		// Regulators.
-		newSimulateCmd(), newReplayCmd(), newProfileCmd(),
+		newSimulateCmd(), newReplayCmd(), newMergeCmd(), newProfileCmd(),
 		// Test labs.
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),

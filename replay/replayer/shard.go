@@ -31,8 +31,8 @@ import (
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/finding"
-	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
 )
 
