@@ -325,7 +325,9 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 		}
 		if t.SeedOK {
 			if fl&tfSameSeed == 0 {
-				prevSeed = binary.LittleEndian.Uint64(d.bytes(8))
+				if b := d.bytes(8); len(b) == 8 {
+					prevSeed = binary.LittleEndian.Uint64(b)
+				}
 			}
 			t.seedFP = prevSeed
 			t.Nonce = d.uv()
