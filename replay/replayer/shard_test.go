@@ -495,3 +495,99 @@ func sha256Hex(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// shardAdversary makes replayLog replay every cheat as shards too
+// (TestAdversarySharded).
+var shardAdversary bool
+
+// TestAdversarySharded runs every cheat of TestAdversary (issue 15's
+// edited logs) again, each also written as a dataset of three parts and
+// replayed as 2 and 3 shards: the merges give the unsharded replay's
+// summary and findings byte for byte, and the (round, code, field) of the
+// findings are those of the one-file log (requireShardedCheat).
+func TestAdversarySharded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every cheat replayed as shards: run without -short")
+	}
+	shardAdversary, shardedCheats = true, 0
+	defer func() { shardAdversary = false }()
+	TestAdversary(t)
+	assert.GreaterOrEqual(t, shardedCheats, 40, "cheats replayed as shards")
+}
+
+// shardedCheats counts the logs requireShardedCheat checked.
+var shardedCheats int
+
+// requireShardedCheat writes rs as three JSON Lines parts, replays them
+// unsharded and as 2 and 3 shards, and asserts that the merges are the
+// unsharded replay byte for byte and find what the one-file replay found
+// (fs): the same rounds, codes and fields.
+func requireShardedCheat(t testing.TB, rs []round.Round, declared *profile.Profile, fs []finding.Finding) {
+	t.Helper()
+	shardedCheats++
+	dir := filepath.Join(t.TempDir(), "split")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "rounds"), 0o755))
+	n := (len(rs) + 2) / 3
+	for k := 0; k*n < len(rs); k++ {
+		writeJSONL(t, filepath.Join(dir, "rounds", fmt.Sprintf("part-%05d.jsonl", k)), rs[k*n:min(len(rs), (k+1)*n)])
+	}
+	got := requireShardedSame(t, []string{dir}, declared, []int{2, 3})
+	key := func(fs []finding.Finding) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.RoundID+" "+string(f.Code)+" "+f.Field)
+		}
+		slices.Sort(out)
+		return out
+	}
+	require.Equal(t, key(fs), key(got), "the cheat's findings, split in parts and sharded")
+}
+
+// requireShardedCLI replays dir with the command as 2 and 3 shards
+// (`replay --shard I/N --part-out`, then `merge`), with the replay's extra
+// options, and asserts that the merge prints the summary (out, without
+// its seconds) and writes the findings file (findings) of the unsharded
+// replay, with its exit code.
+func (c fairholdCmd) requireShardedCLI(t testing.TB, dir, out string, findings []byte, code int, extra ...string) {
+	t.Helper()
+	shardedCheats++
+	noSeconds := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), `"seconds"`) {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	for _, n := range []int{2, 3} {
+		pd := t.TempDir()
+		var parts []string
+		for i := range n {
+			part := filepath.Join(pd, fmt.Sprintf("p%d.fhpart", i))
+			sc, so := c.run(t, append([]string{"replay", dir, "--workers", "1", "--shard", fmt.Sprintf("%d/%d", i, n), "--part-out", part}, extra...)...)
+			require.Zero(t, sc, so)
+			parts = append(parts, part)
+		}
+		ff := filepath.Join(t.TempDir(), "findings.jsonl")
+		mc, mo := c.run(t, append([]string{"merge", "--json", "--findings", ff}, parts...)...)
+		assert.Equal(t, code, mc, "merge of %d shards: %s", n, mo)
+		assert.Equal(t, noSeconds(out), noSeconds(mo), "summary of %d shards", n)
+		b, err := os.ReadFile(ff)
+		require.NoError(t, err)
+		assert.Equal(t, string(findings), string(b), "findings of %d shards", n)
+	}
+}
+
+// TestAdversaryDatasetSharded runs the dataset cheats of
+// TestAdversaryDataset again, each replayed also by the command as 2 and 3
+// shards and merged (requireShardedCLI).
+func TestAdversaryDatasetSharded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every dataset cheat replayed as shards: run without -short")
+	}
+	shardAdversary, shardedCheats = true, 0
+	defer func() { shardAdversary = false }()
+	TestAdversaryDataset(t)
+	assert.GreaterOrEqual(t, shardedCheats, 5, "dataset cheats replayed as shards")
+}
