@@ -122,8 +122,10 @@ type Assigned struct {
 
 // Assign assigns the dataset's rounds files to n shards: every rounds file
 // a valid manifest lists, weighed by the rounds the manifest lists, and
-// every other rounds file of the dataset (an extra part: by the rows its
-// footer gives, 0 when unknown). Sorted by rounds, most first, then by
+// every other rounds file of the dataset (an extra part, or a dataset
+// without a manifest: by the rows its footer gives), each weighing at
+// least 1 (a JSON Lines file without a manifest, whose rounds are not
+// known before it is read, weighs 1). Sorted by rounds, most first, then by
 // path, each goes to the shard with the fewest rounds so far, the lowest
 // index among equals (longest processing time first). The result, sorted
 // by path, depends only on the manifests and the names and footers of
@@ -136,18 +138,18 @@ func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
 		}
 		for _, p := range dm.Loaded.Manifest.Parts {
 			if len(p.Files) > 0 {
-				weight[listedPath(dm.Path, p.Files[0].Path)] = max(p.Rounds, 0)
+				weight[listedPath(dm.Path, p.Files[0].Path)] = max(p.Rounds, 1)
 			}
 		}
 	}
 	for _, f := range datasetFiles(ds) {
 		if _, ok := weight[f.Path]; !ok && f.Table == roundlog.TableRounds {
-			weight[f.Path] = max(f.Rows, 0)
+			weight[f.Path] = max(f.Rows, 1)
 		}
 	}
 	for _, u := range ds.Units() {
 		if _, ok := weight[u.File]; !ok {
-			weight[u.File] = max(u.Rounds, 0)
+			weight[u.File] = max(u.Rounds, 1)
 		}
 	}
 	out := make([]Assigned, 0, len(weight))

@@ -531,6 +531,14 @@ func requireShardedCheat(t testing.TB, rs []round.Round, declared *profile.Profi
 	for k := 0; k*n < len(rs); k++ {
 		writeJSONL(t, filepath.Join(dir, "rounds", fmt.Sprintf("part-%05d.jsonl", k)), rs[k*n:min(len(rs), (k+1)*n)])
 	}
+	ds, err := roundlog.Open(dir)
+	require.NoError(t, err)
+	used := map[int]bool{}
+	for _, a := range Assign(ds, LoadManifests([]string{dir}, nil), 3) {
+		used[a.Shard] = true
+	}
+	require.NoError(t, ds.Close())
+	require.Len(t, used, 3, "the three parts go to three shards")
 	got := requireShardedSame(t, []string{dir}, declared, []int{2, 3})
 	key := func(fs []finding.Finding) []string {
 		var out []string
