@@ -268,7 +268,7 @@ func digestJSON(v any) string {
 }
 
 // partHeader describes the dataset for shard spec.
-func partHeader(ds Dataset, manifests []DatasetManifest, spec ShardSpec, meta PartMeta) *PartHeader {
+func partHeader(ds Dataset, manifests []DatasetManifest, spec ShardSpec, meta PartMeta) (*PartHeader, []int, []Assigned) {
 	h := &PartHeader{Format: PartFormat, Version: PartVersion, Tool: meta.Tool, Shard: spec, Inputs: meta.Inputs,
 		Config: meta.Config, Currencies: meta.Currencies}
 	for _, dm := range manifests {
@@ -306,7 +306,42 @@ func partHeader(ds Dataset, manifests []DatasetManifest, spec ShardSpec, meta Pa
 	h.DatasetSHA256 = digestJSON(h.Dataset)
 	h.Assignment = Assign(ds, manifests, spec.Count)
 	h.AssignSHA256 = digestJSON(h.Assignment)
-	return h
+	owners, assignment := h.owners(), h.Assignment
+	if spec.Index != 0 {
+		// The listing, the assignment and the manifests' bytes are the
+		// same for every shard: shard 0's part carries them, the others
+		// their digests.
+		h.Dataset, h.Assignment = PartDataset{}, nil
+		for i := range h.Manifests {
+			h.Manifests[i].Bytes = nil
+		}
+	}
+	return h, owners, assignment
+}
+
+// checkListing checks that shard 0's header holds what its digests say.
+func (h *PartHeader) checkListing() error {
+	if digestJSON(h.Dataset) != h.DatasetSHA256 || digestJSON(h.Assignment) != h.AssignSHA256 {
+		return errors.New("altered: its dataset listing or assignment does not match its digest")
+	}
+	type mdig struct {
+		Path, SHA256 string
+		Invalid      *finding.Finding
+	}
+	var md []mdig
+	for _, pm := range h.Manifests {
+		if pm.Bytes != nil {
+			s := sha256.Sum256(pm.Bytes)
+			if hex.EncodeToString(s[:]) != pm.SHA256 {
+				return errors.New("altered: a manifest's bytes do not match their digest")
+			}
+		}
+		md = append(md, mdig{pm.Path, pm.SHA256, pm.Invalid})
+	}
+	if digestJSON(md) != h.ManifestSHA256 {
+		return errors.New("altered: its manifests do not match their digest")
+	}
+	return nil
 }
 
 // owners returns each unit's shard.
@@ -330,7 +365,6 @@ type shardWriter struct {
 	h      hash.Hash
 	rec    []byte
 	footer PartFooter
-	last   int
 }
 
 func (sw *shardWriter) mine(i int) bool { return sw.owner[i] == sw.spec.Index }
@@ -390,11 +424,11 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 	if spec.Count < 1 || spec.Index < 0 || spec.Index >= spec.Count {
 		return nil, fmt.Errorf("shard %s: want an index in 0..count-1", spec)
 	}
-	hd := partHeader(ds, opts.Manifests, spec, meta)
-	sw := &shardWriter{spec: spec, owner: hd.owners(), w: bufio.NewWriterSize(out, 1<<20), h: sha256.New()}
+	hd, owners, assignment := partHeader(ds, opts.Manifests, spec, meta)
+	sw := &shardWriter{spec: spec, owner: owners, w: bufio.NewWriterSize(out, 1<<20), h: sha256.New()}
 	sw.footer.Units = []int{}
 	mine := map[string]bool{}
-	for _, a := range hd.Assignment {
+	for _, a := range assignment {
 		if a.Shard == spec.Index {
 			mine[a.Path] = true
 		}
@@ -905,9 +939,16 @@ func OpenParts(paths []string, chk MergeCheck) (*PartSet, error) {
 	for _, p := range good {
 		byIndex[p.header.Shard.Index] = append(byIndex[p.header.Shard.Index], p)
 	}
+	// Shard 0's part holds the dataset's listing and assignment.
 	var hd *PartHeader
-	if len(good) > 0 {
-		hd = good[0].header
+	for _, p := range good {
+		if p.header.Shard.Index == 0 && len(byIndex[0]) == 1 {
+			if err := p.header.checkListing(); err != nil {
+				ps.Close()
+				return nil, &PartError{p.path, err.Error()}
+			}
+			hd = p.header
+		}
 	}
 	for i := 0; i < ref.count; i++ {
 		have := byIndex[i]
@@ -921,7 +962,10 @@ func OpenParts(paths []string, chk MergeCheck) (*PartSet, error) {
 					}
 				}
 			}
-			what := "no rounds files"
+			what := "its rounds files are listed in shard 0's part"
+			if len(files) == 0 && hd != nil {
+				what = "no rounds files"
+			}
 			if len(files) > 0 {
 				what = "rounds files " + strings.Join(files, ", ")
 				if len(files) > 5 {
@@ -937,16 +981,29 @@ func OpenParts(paths []string, chk MergeCheck) (*PartSet, error) {
 			problems = append(problems, fmt.Sprintf("duplicated: shard %d/%d is in %s", i, ref.count, strings.Join(names, " and ")))
 		}
 	}
-	if hd != nil {
+	if hd != nil && len(problems) == 0 {
 		owner := hd.owners()
-		listedByShard := map[int]map[string]bool{}
+		shardOf := map[string]int{}
 		for _, a := range hd.Assignment {
-			if listedByShard[a.Shard] == nil {
-				listedByShard[a.Shard] = map[string]bool{}
-			}
-			listedByShard[a.Shard][a.Path] = true
+			shardOf[a.Path] = a.Shard
 		}
-		mans := partManifests(hd)
+		// The listed files of each shard's parts, in the manifests' order.
+		listed := map[int][]string{}
+		for _, dm := range partManifests(hd) {
+			if dm.Err != nil || dm.Loaded == nil {
+				continue
+			}
+			for _, mp := range dm.Loaded.Manifest.Parts {
+				if len(mp.Files) == 0 {
+					continue
+				}
+				if sh, ok := shardOf[listedPath(dm.Path, mp.Files[0].Path)]; ok {
+					for _, f := range mp.Files {
+						listed[sh] = append(listed[sh], listedPath(dm.Path, f.Path))
+					}
+				}
+			}
+		}
 		for _, p := range good {
 			idx := p.header.Shard.Index
 			var want []int
@@ -958,7 +1015,7 @@ func OpenParts(paths []string, chk MergeCheck) (*PartSet, error) {
 			if !slices.Equal(want, p.footer.Units) {
 				problems = append(problems, fmt.Sprintf("%s: shard %s read units %s, its shard's are %s", p.path, p.header.Shard, unitList(p.footer.Units), unitList(want)))
 			}
-			files := listedFiles(mans, func(f string) bool { return listedByShard[idx][f] })
+			files := listed[idx]
 			var got []string
 			for _, r := range p.footer.Read {
 				got = append(got, r.Path)
@@ -1036,7 +1093,7 @@ func (ps *PartSet) Rounds() int64 {
 }
 
 // record reads the part's next chunk record into buf.
-func (p *partReader) record(buf []byte, keep bool) ([]byte, error) {
+func (p *partReader) record(buf []byte) ([]byte, error) {
 	if p.f == nil {
 		f, err := regularfile.Open(p.path)
 		if err != nil {
@@ -1046,7 +1103,7 @@ func (p *partReader) record(buf []byte, keep bool) ([]byte, error) {
 			f.Close()
 			return nil, err
 		}
-		p.f, p.br = f, bufio.NewReaderSize(f, 1<<20)
+		p.f, p.br = f, bufio.NewReaderSize(f, 256<<10)
 	}
 	bad := func(reason string) error { return &PartError{p.path, reason} }
 	if p.off >= p.end {
@@ -1150,7 +1207,7 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 		prev = p
 		for {
 			var err error
-			if buf, err = p.record(buf, ps.keep); err != nil {
+			if buf, err = p.record(buf); err != nil {
 				return nil, err
 			}
 			r := recReader{b: buf}
