@@ -211,12 +211,30 @@ func sameStrings(a, b []string) bool {
 // across chunks.
 type TraceDecoder struct {
 	decls map[[4]string]*declText
-	ids   idCache
 	pc    idPrefixCache
-	dict  []string
+	dict  []dictEntry
 	b     []byte
 	err   error
 	cs    []string
+	csIdx []int
+	// Per chunk: the fingerprints of each (table, player) seen, by their
+	// texts' numbers, and the last declared texts' numbers.
+	sess     map[uint64]sessFP
+	declIdx  [4]int
+	declLast *declText
+}
+
+// dictEntry is a text of a chunk and the fingerprints computed of it.
+type dictEntry struct {
+	s         string
+	fp, cfp   uint64 // fingerprint(s), clientFingerprint([s])
+	fpOK, cOK bool
+}
+
+// sessFP are the fingerprints of a table and session.
+type sessFP struct {
+	table, session uint64
+	tableID        string
 }
 
 // ErrTraceEncoding reports traces that cannot be decoded.
@@ -259,19 +277,44 @@ func (d *TraceDecoder) bytes(n uint64) []byte {
 	return out
 }
 
-func (d *TraceDecoder) str() string {
+func (d *TraceDecoder) str() string { return d.dict[d.strIdx()].s }
+
+// strIdx reads a text and returns its number in the chunk's dictionary
+// (0, the empty text, on an error).
+func (d *TraceDecoder) strIdx() int {
 	x := d.uv()
 	if x&1 == 1 {
 		k := x >> 1
-		if k >= uint64(len(d.dict)) {
+		if k+1 >= uint64(len(d.dict)) {
 			d.fail()
-			return ""
+			return 0
 		}
-		return d.dict[k]
+		return int(k) + 1
 	}
-	s := string(d.bytes(x >> 1))
-	d.dict = append(d.dict, s)
-	return s
+	b := d.bytes(x >> 1)
+	if d.err != nil {
+		return 0
+	}
+	d.dict = append(d.dict, dictEntry{s: string(b)})
+	return len(d.dict) - 1
+}
+
+// fp returns fingerprint of text k.
+func (d *TraceDecoder) fp(k int) uint64 {
+	e := &d.dict[k]
+	if !e.fpOK {
+		e.fp, e.fpOK = fingerprint(e.s), true
+	}
+	return e.fp
+}
+
+// clientFP returns the client input fingerprint of text k alone.
+func (d *TraceDecoder) clientFP(k int) uint64 {
+	e := &d.dict[k]
+	if !e.cOK {
+		e.cfp, e.cOK = clientFingerprint([]string{e.s}), true
+	}
+	return e.cfp
 }
 
 func (d *TraceDecoder) b32(dst *[32]byte) { copy(dst[:], d.bytes(32)) }
@@ -279,8 +322,15 @@ func (d *TraceDecoder) b32(dst *[32]byte) { copy(dst[:], d.bytes(32)) }
 // Decode decodes a chunk of n traces into ts (reusing its storage) and
 // returns it.
 func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
-	d.b, d.err, d.dict = b, nil, d.dict[:0]
-	d.cs = d.cs[:0]
+	// The dictionary's entry 0 is the empty text, for errors: the
+	// encoder's k-th text is entry k + 1.
+	d.b, d.err, d.dict = b, nil, append(d.dict[:0], dictEntry{})
+	d.cs, d.csIdx = d.cs[:0], d.csIdx[:0]
+	clear(d.sess)
+	if d.sess == nil {
+		d.sess = map[uint64]sessFP{}
+	}
+	d.declLast = nil
 	ts = ts[:0]
 	var prevRow, prevTime int64 = -1, 0
 	var prevID []byte
@@ -309,9 +359,16 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 		}
 		prevID = append(prevID[:common], suffix...)
 		id := string(prevID)
-		tableID, player := d.str(), d.str()
-		d.ids.lookup(tableID, player)
-		t.traceRound = traceRound{Src: t.Src, RoundID: id, table: d.ids.tableFP, tableID: d.ids.table, session: d.ids.sessionFP}
+		ti, pi := d.strIdx(), d.strIdx()
+		sk := uint64(ti)<<32 | uint64(pi)
+		se, ok := d.sess[sk]
+		if !ok {
+			var c idCache
+			c.lookup(d.dict[ti].s, d.dict[pi].s)
+			se = sessFP{c.tableFP, c.sessionFP, c.table}
+			d.sess[sk] = se
+		}
+		t.traceRound = traceRound{Src: t.Src, RoundID: id, table: se.table, tableID: se.tableID, session: se.session}
 		t.setIDCached(id, &d.pc)
 		t.tableSeq = d.uv()
 		t.TimeOK = fl&tfTimeOK != 0
@@ -338,9 +395,10 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 				d.fail()
 				break
 			}
-			d.cs = d.cs[:0]
+			d.cs, d.csIdx = d.cs[:0], d.csIdx[:0]
 			for range k {
-				d.cs = append(d.cs, d.str())
+				i := d.strIdx()
+				d.cs, d.csIdx = append(d.cs, d.dict[i].s), append(d.csIdx, i)
 			}
 			csOK = false
 		}
@@ -366,7 +424,11 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 			prevLink, prevAnc = t.link.seed, t.link.anchor
 		}
 		if fl&tfDecl != 0 {
-			t.decl = d.declText(d.str(), d.str(), d.str(), d.str())
+			k := [4]int{d.strIdx(), d.strIdx(), d.strIdx(), d.strIdx()}
+			if d.declLast == nil || k != d.declIdx {
+				d.declIdx, d.declLast = k, d.declText(d.dict[k[0]].s, d.dict[k[1]].s, d.dict[k[2]].s, d.dict[k[3]].s)
+			}
+			t.decl = d.declLast
 			t.currency = t.decl.currency
 		}
 		np := d.uv()
@@ -375,7 +437,8 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 			break
 		}
 		for range np {
-			name := d.str()
+			ni := d.strIdx()
+			name := d.dict[ni].s
 			k := d.uv()
 			before, after := d.sv(), d.sv()
 			slot := d.uv()
@@ -385,13 +448,13 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 					d.fail()
 					break
 				}
-				client = clientFingerprint(d.cs[k-1 : k])
+				client = d.clientFP(d.csIdx[k-1])
 			}
 			if slot>>1 > math.MaxUint8 {
 				d.fail()
 				break
 			}
-			t.addPlayer(fingerprint(name), name, client, before, after, int(int8(uint8(slot>>1))), slot&1 == 1)
+			t.addPlayer(d.fp(ni), name, client, before, after, int(int8(uint8(slot>>1))), slot&1 == 1)
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {
