@@ -17,7 +17,6 @@ import (
 	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/replayer"
-	"github.com/fairhold/fairhold/replay/roundlog"
 )
 
 // shardSpec reads --shard and --shard-from-env; sharded is false when
@@ -76,7 +75,7 @@ type shardResult struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func runShard(cmd *cobra.Command, ds *roundlog.Dataset, opts replayer.Options, spec replayer.ShardSpec, o replayOptions, args []string) error {
+func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, spec replayer.ShardSpec, o replayOptions, args []string) error {
 	af, err := atomicfile.Create(o.partOut)
 	if err != nil {
 		return fmt.Errorf("--part-out: %w", err)
