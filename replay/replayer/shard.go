@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -249,6 +250,9 @@ type PartFooter struct {
 	Rounds int64      `json:"rounds"`
 	Chunks int64      `json:"chunks"`
 	Read   []ReadFile `json:"read"`
+	// Unlisted are the shard's rounds files that no manifest lists (a
+	// dataset without a manifest, an extra part), hashed for the record.
+	Unlisted []ReadFile `json:"unlisted"`
 }
 
 // ReadFile is a file a manifest lists in a part the shard owns, as the
@@ -446,17 +450,33 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 			}
 		}
 	}
-	read := make([]ReadFile, len(files))
+	// The shard's rounds files that no manifest lists are hashed too, for
+	// the record (whole: there is no listed size to stop at).
+	listedSet := map[string]bool{}
+	for _, f := range files {
+		listedSet[f] = true
+	}
+	var unlisted []string
+	for _, a := range assignment {
+		if a.Shard == spec.Index && !listedSet[a.Path] {
+			unlisted = append(unlisted, a.Path)
+		}
+	}
+	read := make([]ReadFile, len(files)+len(unlisted))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		buf := make([]byte, 1<<20)
-		for k, path := range files {
+		for k, path := range append(slices.Clone(files), unlisted...) {
 			rf := ReadFile{Path: path}
 			if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
 				rf.Exists = true
-				fh := hashFile(path, sizes[path]+1, buf)
+				limit := int64(math.MaxInt64)
+				if k < len(files) {
+					limit = sizes[path] + 1
+				}
+				fh := hashFile(path, limit, buf)
 				rf.SHA256, rf.Bytes = fh.sum, fh.bytes
 				if fh.err != nil {
 					var re *regularfile.Error
@@ -491,7 +511,7 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 	if err != nil {
 		return nil, err
 	}
-	sw.footer.Read = read
+	sw.footer.Read, sw.footer.Unlisted = read[:len(files)], read[len(files):]
 	fb, err := json.Marshal(sw.footer)
 	if err != nil {
 		return nil, err
