@@ -41,6 +41,8 @@ func shardSpec(o replayOptions) (spec replayer.ShardSpec, sharded bool, err erro
 	switch {
 	case o.partOut == "":
 		return spec, false, usageErrorf("--shard: --part-out PART is needed (the shard's result, for 'fairhold merge')")
+	case checkOutputFile("--part-out", o.partOut) != nil:
+		return spec, false, checkOutputFile("--part-out", o.partOut)
 	case o.findings != "":
 		return spec, false, usageErrorf("--findings with --shard: the findings are written by 'fairhold merge --findings'")
 	case o.heap != "":
@@ -67,7 +69,6 @@ func shardConfig(o replayOptions) (string, []string) {
 
 // shardResult is what `replay --shard --json` prints.
 type shardResult struct {
-	Verdict string  `json:"verdict"`
 	Shard   string  `json:"shard"`
 	Units   int     `json:"units"`
 	Rounds  int64   `json:"rounds"`
@@ -84,7 +85,7 @@ func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, sp
 	cfg, cur := shardConfig(o)
 	meta := replayer.PartMeta{Tool: version, Inputs: args, Config: cfg, Currencies: cur}
 	opts.Findings = nil
-	bar := newProgress(cmd.ErrOrStderr(), "replay "+spec.String(), 0)
+	bar := newProgress(cmd, "replay "+spec.String(), 0)
 	opts.Progress = bar.Add
 	res, err := replayer.ReplayShard(ds, opts, spec, meta, af)
 	bar.Done()
@@ -96,7 +97,7 @@ func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, sp
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		return writeJSON(w, shardResult{Verdict: "ok", Shard: spec.String(), Units: res.Units, Rounds: res.Rounds, Part: o.partOut, Seconds: res.Seconds})
+		return writeResult(w, verdictOK, shardResult{Shard: spec.String(), Units: res.Units, Rounds: res.Rounds, Part: o.partOut, Seconds: res.Seconds})
 	}
 	fmt.Fprintf(w, "shard %s: %d units, %d rounds (%.1f s); part written to %s (merge every shard's part with 'fairhold merge')\n",
 		spec, res.Units, res.Rounds, res.Seconds, o.partOut)
@@ -147,6 +148,9 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 	if o.findings != "" {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
+		}
+		if err := checkOutputFile("--findings", o.findings); err != nil {
+			return err
 		}
 	}
 	var chk replayer.MergeCheck
@@ -207,7 +211,7 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 			return nil
 		},
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "merge", ps.Rounds())
+	bar := newProgress(cmd, "merge", ps.Rounds())
 	opts.Progress = bar.Add
 	sum, err := ps.Merge(opts)
 	bar.Done()

@@ -125,6 +125,14 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
 		}
+		if err := checkOutputFile("--findings", o.findings); err != nil {
+			return err
+		}
+	}
+	if o.heap != "" {
+		if err := checkOutputFile("--memprofile", o.heap); err != nil {
+			return err
+		}
 	}
 	declared := map[string]int{}
 	for _, c := range o.currencies {
@@ -206,7 +214,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if sharded {
 		return runShard(cmd, ds, opts, spec, o, args)
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
+	bar := newProgress(cmd, "replay", ds.Rounds())
 	opts.Progress = bar.Add
 	sum, err := replayer.Replay(ds, opts)
 	bar.Done()
@@ -243,7 +251,11 @@ func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sa
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, sum); err != nil {
+		verdict := verdictOK
+		if sum.FindingsTotal() > 0 {
+			verdict = verdictFindings
+		}
+		if err := writeResult(w, verdict, sum); err != nil {
 			return err
 		}
 	} else {
