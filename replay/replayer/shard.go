@@ -24,6 +24,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1215,56 +1216,101 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 	for _, p := range ps.parts {
 		byShard[p.header.Shard.Index] = p
 	}
-	var dec audit.TraceDecoder
-	var buf []byte
-	ck := &chunk{totals: &unitTotals{}}
-	var prev *partReader
-	for i := range hd.Dataset.Units {
-		p := byShard[owner[i]]
-		if prev != nil && prev != p && !ps.keep {
-			prev.close()
-		}
-		prev = p
-		for {
-			var err error
-			if buf, err = p.record(buf); err != nil {
-				return nil, err
+	// A reader goroutine reads the records in unit order, decoders decode
+	// them in parallel, and this goroutine takes the chunks in order.
+	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
+	jobs := make(chan *mergeJob)
+	order := make(chan *mergeJob, 2*workers)
+	freeBufs := make(chan []byte, 2*workers+2)
+	freeChunks := make(chan *chunk, 2*workers+2)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var dec audit.TraceDecoder
+			for j := range jobs {
+				j.decode(&dec)
+				close(j.done)
 			}
-			r := recReader{b: buf}
-			unit := r.uv()
-			ck.rounds = int64(r.uv())
-			ck.last = r.byte1() == 1
-			nt := r.count()
-			enc := r.bytes(r.uv())
-			if r.err == nil && unit != uint64(i) {
-				return nil, &PartError{p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, i)}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(order)
+		defer close(jobs)
+		var prev *partReader
+		for i := range hd.Dataset.Units {
+			p := byShard[owner[i]]
+			if prev != nil && prev != p && !ps.keep {
+				prev.close()
 			}
-			if r.err == nil {
-				ck.traces, err = dec.Decode(enc, nt, ck.traces)
-				if err != nil {
-					return nil, &PartError{p.path, fmt.Sprintf("unit %d: %v", i, err)}
+			prev = p
+			for {
+				var buf []byte
+				select {
+				case buf = <-freeBufs:
+				default:
+				}
+				j := &mergeJob{p: p, unit: i, done: make(chan struct{})}
+				j.buf, j.err = p.record(buf)
+				last := false
+				if j.err == nil {
+					last, j.err = j.head()
+				}
+				if j.err != nil {
+					close(j.done)
+					select {
+					case order <- j:
+					case <-stop:
+					}
+					return
+				}
+				select {
+				case j.ck = <-freeChunks:
+				default:
+					j.ck = &chunk{totals: &unitTotals{}}
+				}
+				select {
+				case order <- j:
+				case <-stop:
+					return
+				}
+				select {
+				case jobs <- j:
+				case <-stop:
+					return
+				}
+				if last {
+					break
 				}
 			}
-			ck.findings = r.findings(ck.findings[:0])
-			r.totals(ck.totals)
-			if r.err == nil && len(r.b) != 0 {
-				r.fail()
-			}
-			if r.err == nil && len(ck.totals.money) != len(ck.traces) {
-				r.err = errors.New("totals of another number of rounds than the traces")
-			}
-			if r.err != nil {
-				return nil, &PartError{p.path, fmt.Sprintf("unit %d: %v", i, r.err)}
-			}
-			if err := col.take(ck); err != nil {
-				return nil, err
-			}
-			if opts.Progress != nil {
-				opts.Progress(ck.rounds)
-			}
-			if ck.last {
-				break
-			}
+		}
+	}()
+	for j := range order {
+		<-j.done
+		if j.err != nil {
+			return nil, j.err
+		}
+		if err := col.take(j.ck); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(j.ck.rounds)
+		}
+		select {
+		case freeChunks <- j.ck:
+		default:
+		}
+		select {
+		case freeBufs <- j.buf:
+		default:
 		}
 	}
 	for _, p := range ps.parts {
@@ -1278,4 +1324,60 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// mergeJob is a chunk record of a part, read in unit order and decoded by
+// one of the merge's decoders.
+type mergeJob struct {
+	p    *partReader
+	unit int
+	buf  []byte
+	ck   *chunk
+	err  error
+	done chan struct{}
+}
+
+// head reads the record's unit and last flag, checking the unit is the
+// one due.
+func (j *mergeJob) head() (last bool, err error) {
+	r := recReader{b: j.buf}
+	unit := r.uv()
+	r.uv()
+	last = r.byte1() == 1
+	if r.err == nil && unit != uint64(j.unit) {
+		return false, &PartError{j.p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, j.unit)}
+	}
+	if r.err != nil {
+		return false, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	}
+	return last, nil
+}
+
+// decode decodes the record into j.ck.
+func (j *mergeJob) decode(dec *audit.TraceDecoder) {
+	r := recReader{b: j.buf}
+	ck := j.ck
+	r.uv()
+	ck.rounds = int64(r.uv())
+	ck.last = r.byte1() == 1
+	nt := r.count()
+	enc := r.bytes(r.uv())
+	if r.err == nil {
+		var err error
+		if ck.traces, err = dec.Decode(enc, nt, ck.traces); err != nil {
+			j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
+			return
+		}
+	}
+	ck.findings = r.findings(ck.findings[:0])
+	r.totals(ck.totals)
+	if r.err == nil && len(r.b) != 0 {
+		r.fail()
+	}
+	if r.err == nil && len(ck.totals.money) != len(ck.traces) {
+		r.err = errors.New("totals of another number of rounds than the traces")
+	}
+	if r.err != nil {
+		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	}
 }
