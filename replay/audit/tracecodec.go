@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fairhold/fairhold/replay/round"
 )
@@ -49,8 +50,13 @@ const (
 // Check, with the round still alive; Bytes is the chunk's encoding; Reset
 // starts the next chunk.
 type TraceEncoder struct {
-	buf      []byte
-	dict     map[string]uint32
+	buf   []byte
+	dict  map[string]uint32
+	texts []string // the chunk's texts, by number (the dictionary's keys)
+	last  [siteCount]struct {
+		k  uint32
+		ok bool
+	}
 	n        int
 	prevRow  int64
 	prevTime int64
@@ -62,10 +68,32 @@ type TraceEncoder struct {
 	chained  bool
 }
 
+// Sites of texts in an encoded trace (TraceEncoder.str).
+const (
+	siteFile = iota
+	siteTable
+	sitePlayer
+	siteScheme
+	siteProfile
+	siteHash
+	siteCurrency
+	siteClient                   // the client seeds, from here, by index (the last ones share)
+	siteName   = siteClient + 11 // the players' ids, from here, by box or seat (the last ones share)
+	siteCount  = siteName + 11
+)
+
+func clientSite(i int) int { return siteClient + min(i, 10) }
+func nameSite(i int) int   { return siteName + min(i, 10) }
+
 // Reset starts a new chunk.
 func (e *TraceEncoder) Reset() {
 	e.buf = e.buf[:0]
 	clear(e.dict)
+	e.texts = e.texts[:0]
+	e.last = [siteCount]struct {
+		k  uint32
+		ok bool
+	}{}
 	e.n, e.prevRow, e.prevTime, e.prevID, e.prevSeed, e.chained = 0, -1, 0, "", 0, false
 	e.prevCS = e.prevCS[:0]
 }
@@ -79,17 +107,32 @@ func (e *TraceEncoder) Bytes() []byte { return e.buf }
 func (e *TraceEncoder) uv(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *TraceEncoder) sv(x int64)  { e.buf = binary.AppendVarint(e.buf, x) }
 
-func (e *TraceEncoder) str(s string) {
-	if k, ok := e.dict[s]; ok {
-		e.uv(uint64(k)<<1 | 1)
+// str writes s: a reference to the chunk's text equal to it, or s,
+// which becomes the chunk's next text. site is where s is in the trace:
+// the text last written there is compared first, before the dictionary is
+// looked up. A round's texts may point into the reader's buffers, reused
+// for the next row group, so the encoder keeps its own copies.
+func (e *TraceEncoder) str(site int, s string) {
+	c := &e.last[site]
+	if c.ok && e.texts[c.k] == s {
+		e.uv(uint64(c.k)<<1 | 1)
 		return
 	}
-	if e.dict == nil {
-		e.dict = map[string]uint32{}
+	k, ok := e.dict[s]
+	if ok {
+		e.uv(uint64(k)<<1 | 1)
+	} else {
+		if e.dict == nil {
+			e.dict = map[string]uint32{}
+		}
+		k = uint32(len(e.texts))
+		own := strings.Clone(s)
+		e.texts = append(e.texts, own)
+		e.dict[own] = k
+		e.uv(uint64(len(s)) << 1)
+		e.buf = append(e.buf, s...)
 	}
-	e.dict[s] = uint32(len(e.dict))
-	e.uv(uint64(len(s)) << 1)
-	e.buf = append(e.buf, s...)
+	c.k, c.ok = k, true
 }
 
 // Add encodes t, the trace Check filled for r.
@@ -119,7 +162,7 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 	set(e.n > 1 && sameStrings(cs, e.prevCS), tfSameCS)
 	set(t.reveal != 0, tfReveal)
 	e.uv(fl)
-	e.str(t.Src.File)
+	e.str(siteFile, t.Src.File)
 	e.sv(t.Src.Row - e.prevRow - 1)
 	e.prevRow = t.Src.Row
 	common := 0
@@ -130,12 +173,12 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 	e.uv(uint64(len(t.RoundID) - common))
 	e.buf = append(e.buf, t.RoundID[common:]...)
 	e.prevID = t.RoundID
-	e.str(t.tableID)
+	e.str(siteTable, t.tableID)
 	player := ""
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		player = r.Boxes[0].PlayerID
 	}
-	e.str(player)
+	e.str(sitePlayer, player)
 	e.uv(t.tableSeq)
 	e.sv(t.Time - e.prevTime)
 	e.prevTime = t.Time
@@ -151,10 +194,11 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 	}
 	if fl&tfSameCS == 0 {
 		e.uv(uint64(len(cs)))
-		for _, s := range cs {
-			e.str(s)
+		e.prevCS = e.prevCS[:0]
+		for i, s := range cs {
+			e.str(clientSite(i), s)
+			e.prevCS = append(e.prevCS, strings.Clone(s))
 		}
-		e.prevCS = append(e.prevCS[:0], cs...)
 	}
 	if t.chainIndex > 0 {
 		e.uv(t.chainIndex)
@@ -168,15 +212,15 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 		e.prevLink, e.prevAnc, e.chained = t.link.seed, t.link.anchor, true
 	}
 	if d := t.decl; d != nil {
-		e.str(d.scheme)
-		e.str(d.profile)
-		e.str(d.profileHash)
-		e.str(d.currency)
+		e.str(siteScheme, d.scheme)
+		e.str(siteProfile, d.profile)
+		e.str(siteHash, d.profileHash)
+		e.str(siteCurrency, d.currency)
 	}
 	e.uv(uint64(t.np))
 	for i := range t.np {
 		p := t.playerAt(i)
-		e.str(p.name)
+		e.str(nameSite(i), p.name)
 		// The player's client seed is the one of its box or seat, or none
 		// (clientAt).
 		k := uint64(0)
