@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/finding"
@@ -350,7 +351,49 @@ func TestTraceEncoding(t *testing.T) {
 			enc.Add(&rs[i], &tr)
 			want[i] = audit.TraceDigest(&tr)
 		}
+		// Again, the round's texts in a buffer that the next round
+		// overwrites, as the reader's arena is reused from one row group
+		// to the next: the encoding must not keep them.
+		var enc2 audit.TraceEncoder
+		enc2.Reset()
+		c2 := audit.NewChecker(rulesConfig(t, nil))
+		arena := make([]byte, 0, 1<<16)
+		transient := func(s string) string {
+			if s == "" {
+				return ""
+			}
+			start := len(arena)
+			arena = append(arena, s...)
+			return unsafe.String(&arena[start], len(s))
+		}
+		for i := range rs {
+			r := cloneRound(t, &rs[i])
+			arena = arena[:0]
+			for k := range r.Fairness.ClientSeeds {
+				r.Fairness.ClientSeeds[k] = transient(r.Fairness.ClientSeeds[k])
+			}
+			for k := range r.Boxes {
+				r.Boxes[k].PlayerID = transient(r.Boxes[k].PlayerID)
+			}
+			if r.Double != nil {
+				for k := range r.Double.Seats {
+					r.Double.Seats[k].PlayerID = transient(r.Double.Seats[k].PlayerID)
+				}
+			}
+			var tr audit.Trace
+			c2.Check(&r, audit.Source{File: "f", Row: int64(i)}, &tr, nil)
+			tr.OwnRoundID()
+			enc2.Add(&r, &tr)
+			for k := range arena {
+				arena[k] = 'x'
+			}
+		}
 		var dec audit.TraceDecoder
+		ts2, err := dec.Decode(enc2.Bytes(), len(rs), nil)
+		require.NoError(t, err)
+		for i := range ts2 {
+			require.Equal(t, want[i], audit.TraceDigest(&ts2[i]), "%s round %d (%s), texts overwritten after the round", game, i, rs[i].RoundID)
+		}
 		ts, err := dec.Decode(enc.Bytes(), len(rs), nil)
 		require.NoError(t, err)
 		require.Len(t, ts, len(rs))
