@@ -422,8 +422,10 @@ type ShardResult struct {
 }
 
 // ReplayShard replays shard spec of ds and writes its part to out (see
-// docs/sharding.md). opts.Findings is not used: the findings are the
-// merge's.
+// docs/sharding.md). opts.Manifests must be the dataset's manifests
+// ([LoadManifests]), as for [Replay]: the assignment weighs the parts by
+// them and the shard hashes the files they list. opts.Findings is not
+// used: the findings are the merge's.
 func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io.Writer) (*ShardResult, error) {
 	start := time.Now()
 	if spec.Count < 1 || spec.Index < 0 || spec.Index >= spec.Count {
