@@ -45,7 +45,7 @@ suites test labs use (test vectors, shuffle statistics, exact game mathematics).
 		newSeedCmd(), newDealCmd(), newVerifyCmd(), newBeaconCmd(),
 		newEvalCmd(), newSettleCmd(),
 		// Regulators.
-		newSimulateCmd(), newReplayCmd(), newProfileCmd(),
+		newSimulateCmd(), newReplayCmd(), newMergeCmd(), newProfileCmd(),
 		// Test labs.
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
