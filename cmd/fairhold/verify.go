@@ -51,8 +51,8 @@ are given is run and reported:
 deals, none included, is a partial claim: the first positions are checked, the
 rest are listed as not checked, and the verdict is "partial", which exits 3
 unless --allow-partial; more cards than the round deals is a usage error.
-Without --game, --count and --cards nothing is dealt, and the other checks
-alone give "verified". The verdict is "verified", "partial" or "failed"
+Without --game and --count the round deals exactly the cards claimed: none
+without --cards, and then the other checks alone give "verified". The verdict is "verified", "partial" or "failed"
 ("verdict" in --json, docs/fairness.md section 19).
 
 Exit codes: 0 verified (or partial with --allow-partial), 3 a check failed
