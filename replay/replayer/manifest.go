@@ -23,7 +23,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fairhold/fairhold/replay/audit"
@@ -31,6 +30,7 @@ import (
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 // DatasetManifest is the manifest of one path given to the replay.
@@ -52,15 +52,21 @@ type DatasetManifest struct {
 // the replay then warns that the dataset's completeness could not be
 // checked (with a key, a missing manifest is invalid).
 func LoadManifests(paths []string, key ed25519.PublicKey) []DatasetManifest {
+	return LoadManifestsFrom(source.Local, paths, key)
+}
+
+// LoadManifestsFrom reads the manifests of paths in src, as
+// [LoadManifests] does.
+func LoadManifestsFrom(src source.Source, paths []string, key ed25519.PublicKey) []DatasetManifest {
 	out := make([]DatasetManifest, 0, len(paths))
 	for _, p := range paths {
 		dm := DatasetManifest{Path: p}
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			dm.Loaded, dm.Err = manifest.Load(p, key)
+		if st, err := src.Stat(p); err == nil && st.IsDir() {
+			dm.Loaded, dm.Err = manifest.LoadFrom(src, p, key)
 			if errors.Is(dm.Err, fs.ErrNotExist) {
 				dm.Err = nil
 				if key != nil {
-					dm.Err = &manifest.InvalidError{File: filepath.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
+					dm.Err = &manifest.InvalidError{File: src.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
 				}
 			}
 		}
@@ -88,6 +94,7 @@ type fileHash struct {
 // datasetCheck compares the dataset with the manifests of opts.Manifests.
 type datasetCheck struct {
 	ds        Dataset
+	src       source.Source // where ds's files are
 	manifests []DatasetManifest
 	sum       *Summary
 	out       func(*finding.Finding) error // the caller's Findings
@@ -108,7 +115,7 @@ type datasetCheck struct {
 // files, and returns the findings callback the replay is to use (which
 // holds the replay's findings back while a manifest is checked).
 func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
-	c := &datasetCheck{ds: ds, manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}}
+	c := &datasetCheck{ds: ds, src: datasetSource(ds), manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}}
 	if w, ok := ds.(interface{ Warnings() []string }); ok {
 		for _, s := range w.Warnings() {
 			sum.Warn(s)
@@ -120,7 +127,7 @@ func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
 		case dm.Err != nil:
 		case dm.Loaded == nil:
 			what := "no " + manifest.FileName
-			if st, err := os.Stat(dm.Path); err == nil && !st.IsDir() {
+			if st, err := c.src.Stat(dm.Path); err == nil && !st.IsDir() {
 				what = "a file given alone, not a dataset directory with a " + manifest.FileName
 			}
 			sum.Warn(fmt.Sprintf("%s: %s: the dataset's completeness (parts missing, added, altered or truncated) could not be checked", dm.Path, what))
@@ -132,7 +139,7 @@ func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
 			}
 			for _, p := range dm.Loaded.Manifest.Parts {
 				for _, f := range p.Files {
-					files = append(files, listedPath(dm.Path, f.Path))
+					files = append(files, listedPath(c.src, dm.Path, f.Path))
 				}
 			}
 		}
@@ -165,7 +172,16 @@ func (c *datasetCheck) findings() func(*finding.Finding) error {
 }
 
 // listedPath is the path of a manifest's file in the dataset dir.
-func listedPath(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+func listedPath(src source.Source, dir, rel string) string { return src.Join(dir, src.FromSlash(rel)) }
+
+// datasetSource is where ds's files are read from (*roundlog.Dataset.Source);
+// the local file system for a Dataset that does not say.
+func datasetSource(ds Dataset) source.Source {
+	if d, ok := ds.(interface{ Source() source.Source }); ok && d.Source() != nil {
+		return d.Source()
+	}
+	return source.Local
+}
 
 // hashFiles computes the SHA-256 of each listed file, reading at most one
 // byte more than the manifest lists (a larger file is altered whatever its
@@ -177,7 +193,7 @@ func (c *datasetCheck) hashFiles(files []string) {
 		if dm.Loaded != nil {
 			for _, p := range dm.Loaded.Manifest.Parts {
 				for _, f := range p.Files {
-					sizes[listedPath(dm.Path, f.Path)] = f.Bytes
+					sizes[listedPath(c.src, dm.Path, f.Path)] = f.Bytes
 				}
 			}
 		}
@@ -189,12 +205,12 @@ func (c *datasetCheck) hashFiles(files []string) {
 			return
 		default:
 		}
-		c.hashes[path] = hashFile(path, sizes[path]+1, buf)
+		c.hashes[path] = hashFile(c.src, path, sizes[path]+1, buf)
 	}
 }
 
-func hashFile(path string, limit int64, buf []byte) fileHash {
-	f, err := regularfile.Open(path)
+func hashFile(src source.Source, path string, limit int64, buf []byte) fileHash {
+	f, err := src.Open(path)
 	if err != nil {
 		return fileHash{err: err}
 	}
@@ -286,7 +302,7 @@ func (c *datasetCheck) compare() []finding.Finding {
 	}
 	for _, dm := range c.manifests {
 		if dm.Err != nil {
-			out = append(out, invalidFinding(dm))
+			out = append(out, invalidFinding(c.src, dm))
 			continue
 		}
 		if dm.Loaded == nil {
@@ -297,11 +313,11 @@ func (c *datasetCheck) compare() []finding.Finding {
 			out = c.comparePart(out, dm.Path, i, &dm.Loaded.Manifest.Parts[i], rows, listed)
 		}
 		for _, f := range files {
-			if listed[f.Path] || !within(dm.Path, f.Path) {
+			if listed[f.Path] || !within(c.src, dm.Path, f.Path) {
 				continue
 			}
-			rel, _ := filepath.Rel(dm.Path, f.Path)
-			actual := filepath.ToSlash(rel)
+			rel, _ := c.src.Rel(dm.Path, f.Path)
+			actual := c.src.ToSlash(rel)
 			if f.Rows >= 0 {
 				actual += fmt.Sprintf(" (%d rows)", f.Rows)
 			}
@@ -318,9 +334,9 @@ func (c *datasetCheck) compare() []finding.Finding {
 func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *manifest.Part, rows map[string]int64, listed map[string]bool) []finding.Finding {
 	present := make([]bool, len(p.Files))
 	for j, f := range p.Files {
-		path := listedPath(dir, f.Path)
+		path := listedPath(c.src, dir, f.Path)
 		listed[path] = true
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := c.src.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 			out = append(out, manifestFinding(finding.PartMissing, path, fmt.Sprintf("manifest.parts[%d].files[%d]", i, j),
 				fmt.Sprintf("%s (%d rows, %d bytes)", f.Path, f.Rows, f.Bytes), "absent", "part "+p.Name))
 			continue
@@ -330,7 +346,7 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 	if !present[0] {
 		return out // the part's rounds are missing: said above
 	}
-	roundsPath := listedPath(dir, p.Files[0].Path)
+	roundsPath := listedPath(c.src, dir, p.Files[0].Path)
 	if diff := c.truncation(roundsPath, dir, p, present, rows); diff != "" {
 		s := c.seen[roundsPath]
 		if s == nil {
@@ -343,7 +359,7 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 		if !present[j] {
 			continue
 		}
-		path := listedPath(dir, f.Path)
+		path := listedPath(c.src, dir, f.Path)
 		h := c.hashes[path]
 		want := fmt.Sprintf("%s (%d bytes)", f.SHA256, f.Bytes)
 		switch {
@@ -390,7 +406,7 @@ func (c *datasetCheck) truncation(roundsPath, dir string, p *manifest.Part, pres
 		}
 	}
 	for j, f := range p.Files[1:] {
-		if n, ok := rows[listedPath(dir, f.Path)]; ok && present[j+1] && n >= 0 && n != f.Rows {
+		if n, ok := rows[listedPath(c.src, dir, f.Path)]; ok && present[j+1] && n >= 0 && n != f.Rows {
 			diffs = append(diffs, fmt.Sprintf("%d %s rows, %d listed", n, f.Table, f.Rows))
 		}
 	}
@@ -425,19 +441,19 @@ func datasetFiles(ds Dataset) []roundlog.DatasetFile {
 }
 
 // within reports whether path is in the directory dir.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+func within(src source.Source, dir, path string) bool {
+	rel, err := src.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(src.Separator())) && !src.IsAbs(rel)
 }
 
-func invalidFinding(dm DatasetManifest) finding.Finding {
-	file, reason := filepath.Join(dm.Path, manifest.FileName), dm.Err.Error()
+func invalidFinding(src source.Source, dm DatasetManifest) finding.Finding {
+	file, reason := src.Join(dm.Path, manifest.FileName), dm.Err.Error()
 	var ie *manifest.InvalidError
 	if errors.As(dm.Err, &ie) {
 		file, reason = ie.File, ie.Reason
 	}
 	field, want := manifest.FileName, "a valid manifest (docs/log-format.md section 8)"
-	if filepath.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
+	if src.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
 		field, want = manifest.SignatureName, "a signature of manifest.json by the key given"
 	}
 	return manifestFinding(finding.ManifestInvalid, file, field, want, reason, "")
