@@ -15,9 +15,10 @@
 // file's last [MinFetch] bytes, a row group the bytes of its column
 // chunks. The ranges fetched are kept while the file is open (at most
 // [CacheBytes] per file), so the small reads of a Parquet reader (page
-// headers, then their pages) fetch each byte once; the last [MinFetch]
-// bytes of a file (its footer) are kept after it is closed, for the
-// second opening of the file by the replay. Sequential reads (a JSON Lines
+// headers, then their pages) fetch each byte once; what was fetched when
+// the replay opened the dataset (footers, first pages of the child
+// tables' row groups) is kept for the file's second opening, when its row
+// groups are read (at most [KeepBytes] in all). Sequential reads (a JSON Lines
 // file, the SHA-256 of a part checked against its manifest) stream the
 // object in one request. [Source.Stats] counts the requests and bytes.
 package blobsrc
@@ -50,13 +51,16 @@ var Schemes = []string{"s3", "gs", "azblob"}
 // MinFetch is the least number of bytes a ranged read fetches: a smaller
 // read (a page header, a footer's length) fetches the MinFetch bytes from
 // it on (the last MinFetch of the file, near its end).
-var MinFetch int64 = 64 << 10
+var MinFetch int64 = 16 << 10
 
 // CacheBytes is the most bytes of one open file kept in memory.
 var CacheBytes int64 = 16 << 20
 
-// tails is the number of closed files whose last MinFetch bytes are kept.
-const tails = 256
+// KeepBytes is the most bytes kept of the files closed after their first
+// opening (their footers, and the first pages of the child tables' row
+// groups that the replay reads when it opens a dataset), for their second
+// opening, when the replay reads them.
+var KeepBytes int64 = 32 << 20
 
 // IsURL reports whether path names an object in an object store
 // (scheme://...), as opposed to a local path.
@@ -85,8 +89,9 @@ type Source struct {
 
 	mu      sync.Mutex
 	buckets map[string]*bucket // by root (scheme://bucket)
-	tails   map[string]*tail   // by path
-	tick    uint64
+	kept    map[string]*kept   // by path
+	keptN   int64              // bytes in kept
+	closed  map[string]bool    // files closed once
 
 	requests, bytes, ranged, meta atomic.Int64
 }
@@ -96,12 +101,12 @@ type bucket struct {
 	query string
 }
 
-// tail is the last bytes of a closed file, kept for its next opening.
-type tail struct {
+// kept is what was fetched of a file closed after its first opening.
+type kept struct {
 	etag string
 	size int64
-	ext  extent
-	used uint64
+	ext  []extent
+	n    int64
 }
 
 var _ source.Source = (*Source)(nil)
@@ -112,7 +117,7 @@ func New(ctx context.Context, open Opener) *Source {
 	if open == nil {
 		open = blob.OpenBucket
 	}
-	return &Source{ctx: ctx, open: open, buckets: map[string]*bucket{}, tails: map[string]*tail{}}
+	return &Source{ctx: ctx, open: open, buckets: map[string]*bucket{}, kept: map[string]*kept{}, closed: map[string]bool{}}
 }
 
 // Resolve returns the source of paths and the paths to give it: the
@@ -378,48 +383,39 @@ func (s *Source) Open(p string) (source.File, error) {
 		return nil, pathError("open", p, err)
 	}
 	o := &object{s: s, b: b, name: p, key: key, info: info{name: path.Base(key), size: a.Size, mod: a.ModTime, etag: a.ETag}}
-	s.mu.Lock()
-	if t := s.tails[p]; t != nil && t.etag == a.ETag && t.size == a.Size {
-		o.ext = []extent{{off: t.ext.off, data: t.ext.data}}
-		o.cached = int64(len(t.ext.data))
-	}
-	s.mu.Unlock()
 	return o, nil
 }
 
-// keepTail keeps the last MinFetch bytes of a closing file.
-func (s *Source) keepTail(o *object) {
-	o.mu.Lock()
-	var ext *extent
-	for i := range o.ext {
-		e := &o.ext[i]
-		if e.off+int64(len(e.data)) == o.size && e.off <= max(0, o.size-MinFetch) {
-			ext = e
-		}
-	}
-	var t *tail
-	if ext != nil {
-		from := max(0, o.size-MinFetch)
-		t = &tail{etag: o.etag, size: o.size, ext: extent{off: from, data: slices.Clone(ext.data[from-ext.off:])}}
-	}
-	o.mu.Unlock()
-	if t == nil {
-		return
-	}
+// take gives o what was kept of its file, at its first ranged read (a
+// sequential read, such as the hashing of the file, takes nothing). o.mu
+// is held.
+func (s *Source) take(o *object) {
+	o.took = true
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tick++
-	t.used = s.tick
-	s.tails[o.name] = t
-	if len(s.tails) > tails {
-		var oldest string
-		for n, x := range s.tails {
-			if oldest == "" || x.used < s.tails[oldest].used {
-				oldest = n
-			}
+	if k := s.kept[o.name]; k != nil {
+		delete(s.kept, o.name)
+		s.keptN -= k.n
+		if k.etag == o.etag && k.size == o.size && len(o.ext) == 0 {
+			o.ext, o.cached = k.ext, k.n
 		}
-		delete(s.tails, oldest)
 	}
+}
+
+// keep keeps what was fetched of a file closed after its first opening,
+// while the kept bytes fit in KeepBytes.
+func (s *Source) keep(o *object) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed[o.name] || len(o.ext) == 0 {
+		return
+	}
+	s.closed[o.name] = true
+	if s.keptN+o.cached > KeepBytes {
+		return
+	}
+	s.kept[o.name] = &kept{etag: o.etag, size: o.size, ext: o.ext, n: o.cached}
+	s.keptN += o.cached
 }
 
 // Path syntax: a URL's key path is slash-separated; a local path is the
@@ -527,6 +523,7 @@ type object struct {
 	ext      []extent // sorted by off, not overlapping
 	inflight []*flight
 	cached   int64
+	took     bool // what was kept of the file is taken
 	tick     uint64
 
 	r   *blob.Reader // sequential reads
@@ -557,11 +554,11 @@ func (o *object) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Close ends the reads, keeping the object's last bytes for its next
+// Close ends the reads, keeping what was fetched for the file's second
 // opening.
 func (o *object) Close() error {
-	o.s.keepTail(o)
 	o.mu.Lock()
+	o.s.keep(o)
 	o.ext, o.cached = nil, 0
 	o.mu.Unlock()
 	if o.r != nil {
@@ -585,6 +582,9 @@ func (o *object) ReadAt(p []byte, off int64) (int, error) {
 			return n, io.EOF
 		}
 		o.mu.Lock()
+		if !o.took {
+			o.s.take(o)
+		}
 		if i := o.find(pos); i >= 0 {
 			e := &o.ext[i]
 			o.tick++
