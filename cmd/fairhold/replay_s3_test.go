@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -342,4 +343,47 @@ func TestReplayS3Errors(t *testing.T) {
 		assert.Equal(t, exitUsage, code)
 		assert.Contains(t, stderr, "ftp://x/day")
 	})
+}
+
+// TestReplayS3Figures measures a replay through the loopback S3 server
+// of the dataset in $FAIRHOLD_S3_BENCH_DIR (docs/scale-out.md): the time
+// against local disk, and the bytes sent against the objects' size.
+//
+//	fairhold simulate --game casino-holdem --rounds 500000 --out /tmp/d
+//	FAIRHOLD_S3_BENCH_DIR=/tmp/d go test ./cmd/fairhold -run TestReplayS3Figures -v
+func TestReplayS3Figures(t *testing.T) {
+	dir := os.Getenv("FAIRHOLD_S3_BENCH_DIR")
+	if dir == "" {
+		t.Skip("set FAIRHOLD_S3_BENCH_DIR to a dataset")
+	}
+	srv := startS3(t)
+	sizes := srv.upload(t, dir, "bench")
+	var total, parquet int64
+	for k, n := range sizes {
+		total += n
+		if strings.HasSuffix(k, ".parquet") {
+			parquet += n
+		}
+	}
+	for _, w := range []string{"1", "2"} {
+		start := time.Now()
+		_, stderr, code := runCLI("replay", dir, "--workers", w)
+		require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+		local := time.Since(start)
+		srv.reset()
+		start = time.Now()
+		_, stderr, code = runCLI("replay", "s3://"+s3TestBucket+"/bench"+srv.query(), "--workers", w)
+		require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+		remote := time.Since(start)
+		ranged, full, gets := srv.counts()
+		var r, f int64
+		for _, n := range ranged {
+			r += n
+		}
+		for _, n := range full {
+			f += n
+		}
+		t.Logf("workers %s: local %.1f s, S3 %.1f s; objects %d bytes (%d Parquet); sent by ranges %d (%.3f of the Parquet bytes), whole %d (the manifest check), %d GETs",
+			w, local.Seconds(), remote.Seconds(), total, parquet, r, float64(r)/float64(parquet), f, gets)
+	}
 }

@@ -20,7 +20,8 @@
 // tables' row groups) is kept for the file's second opening, when its row
 // groups are read (at most [KeepBytes] in all). Sequential reads (a JSON Lines
 // file, the SHA-256 of a part checked against its manifest) stream the
-// object in one request. [Source.Stats] counts the requests and bytes.
+// object in one request. Ranged reads that go on forwards read ahead,
+// twice as far each time, up to [MaxFetch]. [Source.Stats] counts the requests and bytes.
 package blobsrc
 
 import (
@@ -52,6 +53,12 @@ var Schemes = []string{"s3", "gs", "azblob"}
 // read (a page header, a footer's length) fetches the MinFetch bytes from
 // it on (the last MinFetch of the file, near its end).
 var MinFetch int64 = 16 << 10
+
+// MaxFetch is the most bytes a read ahead fetches: reads that go on from
+// where the last fetch ended double the bytes fetched from MinFetch up to
+// MaxFetch (a row group's column chunks, read in order, cost a few
+// requests rather than two a page).
+var MaxFetch int64 = 4 << 20
 
 // CacheBytes is the most bytes of one open file kept in memory.
 var CacheBytes int64 = 16 << 20
@@ -523,7 +530,9 @@ type object struct {
 	ext      []extent // sorted by off, not overlapping
 	inflight []*flight
 	cached   int64
-	took     bool // what was kept of the file is taken
+	took     bool  // what was kept of the file is taken
+	lastEnd  int64 // where the last fetch ended
+	win      int64 // bytes the last fetch read ahead
 	tick     uint64
 
 	r   *blob.Reader // sequential reads
@@ -674,10 +683,18 @@ func (o *object) window(pos, n int64) *flight {
 	for _, f := range o.inflight {
 		edge(f.off, f.end)
 	}
-	start, end := pos, min(pos+max(n, MinFetch), nextOff)
+	// Reads going on forwards from the last fetch (past bytes held) read
+	// ahead, twice as far each time.
+	if o.win > 0 && pos >= o.lastEnd && pos-o.lastEnd <= MinFetch*16 {
+		o.win = max(MinFetch, min(2*o.win, MaxFetch, CacheBytes/4))
+	} else {
+		o.win = MinFetch
+	}
+	start, end := pos, min(pos+max(n, o.win), nextOff)
 	if end == o.size && end-start < MinFetch {
 		start = max(prevEnd, o.size-MinFetch, 0)
 	}
+	o.lastEnd = end
 	f := &flight{off: start, end: end, done: make(chan struct{})}
 	o.inflight = append(o.inflight, f)
 	return f

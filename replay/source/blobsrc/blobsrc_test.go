@@ -239,3 +239,24 @@ func TestReplaced(t *testing.T) {
 	var pe *fs.PathError
 	assert.True(t, errors.As(err, &pe))
 }
+
+// TestReadAhead: small reads going forwards (page headers, then pages)
+// cost a few requests that double in size, not one a read.
+func TestReadAhead(t *testing.T) {
+	defer func(m, x, c int64) { MinFetch, MaxFetch, CacheBytes = m, x, c }(MinFetch, MaxFetch, CacheBytes)
+	MinFetch, MaxFetch, CacheBytes = 4096, 256<<10, 1<<30
+	data := bytes.Repeat([]byte("fairhold"), 1<<17) // 1 MiB
+	s, _ := memSource(t, map[string][]byte{"f": data})
+	f, err := s.Open("s3://b/f")
+	require.NoError(t, err)
+	defer f.Close()
+	p := make([]byte, 1000)
+	for off := int64(0); off < int64(len(data)); off += 1000 {
+		n, _ := f.ReadAt(p, off)
+		require.Equal(t, data[off:off+int64(n)], p[:n])
+	}
+	st := s.Stats()
+	assert.Equal(t, int64(len(data)), st.Bytes, "each byte once")
+	// 4+8+...+256 KiB, then 256 KiB at a time: 6 + 3 requests.
+	assert.LessOrEqual(t, st.Requests, int64(10))
+}
