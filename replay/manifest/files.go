@@ -76,7 +76,7 @@ func Load(dir string, key ed25519.PublicKey) (*Loaded, error) {
 
 // LoadFrom reads the manifest of the dataset dir of src, as [Load] does.
 func LoadFrom(src source.Source, dir string, key ed25519.PublicKey) (*Loaded, error) {
-	path := src.Join(dir, FileName)
+	path := source.Join(dir, FileName)
 	b, err := readSmall(src, path, MaxSize)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -89,7 +89,7 @@ func LoadFrom(src source.Source, dir string, key ed25519.PublicKey) (*Loaded, er
 		return nil, &InvalidError{File: path, Reason: err.Error(), Err: err}
 	}
 	l := &Loaded{Manifest: m, Bytes: b}
-	sigPath := src.Join(dir, SignatureName)
+	sigPath := source.Join(dir, SignatureName)
 	sig, err := readSmall(src, sigPath, ed25519.SignatureSize+1)
 	switch {
 	case err == nil:

@@ -23,6 +23,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fairhold/fairhold/replay/audit"
@@ -66,7 +67,7 @@ func LoadManifestsFrom(src source.Source, paths []string, key ed25519.PublicKey)
 			if errors.Is(dm.Err, fs.ErrNotExist) {
 				dm.Err = nil
 				if key != nil {
-					dm.Err = &manifest.InvalidError{File: src.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
+					dm.Err = &manifest.InvalidError{File: source.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
 				}
 			}
 		}
@@ -139,7 +140,7 @@ func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
 			}
 			for _, p := range dm.Loaded.Manifest.Parts {
 				for _, f := range p.Files {
-					files = append(files, listedPath(c.src, dm.Path, f.Path))
+					files = append(files, listedPath(dm.Path, f.Path))
 				}
 			}
 		}
@@ -172,7 +173,7 @@ func (c *datasetCheck) findings() func(*finding.Finding) error {
 }
 
 // listedPath is the path of a manifest's file in the dataset dir.
-func listedPath(src source.Source, dir, rel string) string { return src.Join(dir, src.FromSlash(rel)) }
+func listedPath(dir, rel string) string { return source.Join(dir, filepath.FromSlash(rel)) }
 
 // datasetSource is where ds's files are read from (*roundlog.Dataset.Source);
 // the local file system for a Dataset that does not say.
@@ -193,7 +194,7 @@ func (c *datasetCheck) hashFiles(files []string) {
 		if dm.Loaded != nil {
 			for _, p := range dm.Loaded.Manifest.Parts {
 				for _, f := range p.Files {
-					sizes[listedPath(c.src, dm.Path, f.Path)] = f.Bytes
+					sizes[listedPath(dm.Path, f.Path)] = f.Bytes
 				}
 			}
 		}
@@ -302,7 +303,7 @@ func (c *datasetCheck) compare() []finding.Finding {
 	}
 	for _, dm := range c.manifests {
 		if dm.Err != nil {
-			out = append(out, invalidFinding(c.src, dm))
+			out = append(out, invalidFinding(dm))
 			continue
 		}
 		if dm.Loaded == nil {
@@ -313,11 +314,11 @@ func (c *datasetCheck) compare() []finding.Finding {
 			out = c.comparePart(out, dm.Path, i, &dm.Loaded.Manifest.Parts[i], rows, listed)
 		}
 		for _, f := range files {
-			if listed[f.Path] || !within(c.src, dm.Path, f.Path) {
+			if listed[f.Path] || !within(dm.Path, f.Path) {
 				continue
 			}
-			rel, _ := c.src.Rel(dm.Path, f.Path)
-			actual := c.src.ToSlash(rel)
+			rel, _ := source.Rel(dm.Path, f.Path)
+			actual := filepath.ToSlash(rel)
 			if f.Rows >= 0 {
 				actual += fmt.Sprintf(" (%d rows)", f.Rows)
 			}
@@ -334,7 +335,7 @@ func (c *datasetCheck) compare() []finding.Finding {
 func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *manifest.Part, rows map[string]int64, listed map[string]bool) []finding.Finding {
 	present := make([]bool, len(p.Files))
 	for j, f := range p.Files {
-		path := listedPath(c.src, dir, f.Path)
+		path := listedPath(dir, f.Path)
 		listed[path] = true
 		if _, err := c.src.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 			out = append(out, manifestFinding(finding.PartMissing, path, fmt.Sprintf("manifest.parts[%d].files[%d]", i, j),
@@ -346,7 +347,7 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 	if !present[0] {
 		return out // the part's rounds are missing: said above
 	}
-	roundsPath := listedPath(c.src, dir, p.Files[0].Path)
+	roundsPath := listedPath(dir, p.Files[0].Path)
 	if diff := c.truncation(roundsPath, dir, p, present, rows); diff != "" {
 		s := c.seen[roundsPath]
 		if s == nil {
@@ -359,7 +360,7 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 		if !present[j] {
 			continue
 		}
-		path := listedPath(c.src, dir, f.Path)
+		path := listedPath(dir, f.Path)
 		h := c.hashes[path]
 		want := fmt.Sprintf("%s (%d bytes)", f.SHA256, f.Bytes)
 		switch {
@@ -406,7 +407,7 @@ func (c *datasetCheck) truncation(roundsPath, dir string, p *manifest.Part, pres
 		}
 	}
 	for j, f := range p.Files[1:] {
-		if n, ok := rows[listedPath(c.src, dir, f.Path)]; ok && present[j+1] && n >= 0 && n != f.Rows {
+		if n, ok := rows[listedPath(dir, f.Path)]; ok && present[j+1] && n >= 0 && n != f.Rows {
 			diffs = append(diffs, fmt.Sprintf("%d %s rows, %d listed", n, f.Table, f.Rows))
 		}
 	}
@@ -441,19 +442,19 @@ func datasetFiles(ds Dataset) []roundlog.DatasetFile {
 }
 
 // within reports whether path is in the directory dir.
-func within(src source.Source, dir, path string) bool {
-	rel, err := src.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(src.Separator())) && !src.IsAbs(rel)
+func within(dir, path string) bool {
+	rel, err := source.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-func invalidFinding(src source.Source, dm DatasetManifest) finding.Finding {
-	file, reason := src.Join(dm.Path, manifest.FileName), dm.Err.Error()
+func invalidFinding(dm DatasetManifest) finding.Finding {
+	file, reason := source.Join(dm.Path, manifest.FileName), dm.Err.Error()
 	var ie *manifest.InvalidError
 	if errors.As(dm.Err, &ie) {
 		file, reason = ie.File, ie.Reason
 	}
 	field, want := manifest.FileName, "a valid manifest (docs/log-format.md section 8)"
-	if src.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
+	if source.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
 		field, want = manifest.SignatureName, "a signature of manifest.json by the key given"
 	}
 	return manifestFinding(finding.ManifestInvalid, file, field, want, reason, "")

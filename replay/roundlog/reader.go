@@ -211,7 +211,7 @@ func OpenFrom(src source.Source, paths ...string) (*Dataset, error) {
 			return nil, fmt.Errorf("failed to open round log: %w", err)
 		}
 		if !st.IsDir() {
-			l.add(p, childrenOf(src, p))
+			l.add(p, childrenOf(p))
 			if strings.HasSuffix(p, flatRounds+".parquet") {
 				l.warn(flatWarning(p))
 			}
@@ -316,8 +316,7 @@ func (l *listing) warn(w string) {
 // listDir lists the logs of the directory dir: its table folders, and
 // the files of the old flat layout.
 func (l *listing) listDir(dir string) error {
-	src := l.src
-	ents, err := src.ReadDir(dir)
+	ents, err := l.src.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -330,15 +329,15 @@ func (l *listing) listDir(dir string) error {
 		case n == manifest.FileName:
 			l.manifest = true
 		case strings.HasSuffix(n, flatRounds+".parquet") || strings.HasSuffix(n, flatRounds+".jsonl"):
-			p := src.Join(dir, n)
-			l.add(p, childrenOf(src, p))
+			p := source.Join(dir, n)
+			l.add(p, childrenOf(p))
 			flat = true
 		case n == TableRounds:
 			folder = true
 		default:
 			for _, t := range childTables {
 				if prefix, ok := strings.CutSuffix(n, "."+t+".parquet"); ok {
-					l.orphans = append(l.orphans, orphan{DatasetFile{Path: src.Join(dir, n), Table: t, Rows: -1}, src.Join(dir, prefix+flatRounds+".parquet")})
+					l.orphans = append(l.orphans, orphan{DatasetFile{Path: source.Join(dir, n), Table: t, Rows: -1}, source.Join(dir, prefix+flatRounds+".parquet")})
 				}
 			}
 		}
@@ -349,8 +348,8 @@ func (l *listing) listDir(dir string) error {
 	if folder {
 		return l.listFolders(dir)
 	}
-	if !flat && src.Base(src.Clean(dir)) == TableRounds {
-		return l.listFolders(src.Dir(src.Clean(dir)))
+	if !flat && source.Base(source.Clean(dir)) == TableRounds {
+		return l.listFolders(source.Dir(source.Clean(dir)))
 	}
 	return nil
 }
@@ -359,19 +358,18 @@ func (l *listing) listDir(dir string) error {
 // table folder that is not a regular file is listed all the same: it is
 // damage, never skipped.
 func (l *listing) listFolders(dir string) error {
-	src := l.src
-	names, err := partNames(src, src.Join(dir, TableRounds))
+	names, err := partNames(l.src, source.Join(dir, TableRounds))
 	if err != nil {
 		return err
 	}
 	for _, n := range names {
 		if strings.HasSuffix(n, ".parquet") || strings.HasSuffix(n, ".jsonl") {
-			p := src.Join(dir, TableRounds, n)
-			l.add(p, childrenOf(src, p))
+			p := source.Join(dir, TableRounds, n)
+			l.add(p, childrenOf(p))
 		}
 	}
 	for _, t := range childTables {
-		names, err := partNames(src, src.Join(dir, t))
+		names, err := partNames(l.src, source.Join(dir, t))
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -380,7 +378,7 @@ func (l *listing) listFolders(dir string) error {
 		}
 		for _, n := range names {
 			if strings.HasSuffix(n, ".parquet") {
-				l.orphans = append(l.orphans, orphan{DatasetFile{Path: src.Join(dir, t, n), Table: t, Rows: -1}, src.Join(dir, TableRounds, n)})
+				l.orphans = append(l.orphans, orphan{DatasetFile{Path: source.Join(dir, t, n), Table: t, Rows: -1}, source.Join(dir, TableRounds, n)})
 			}
 		}
 	}
@@ -407,14 +405,14 @@ func partNames(src source.Source, folder string) ([]string, error) {
 // path are: PREFIX.boxes.parquet beside PREFIX.rounds.parquet (the flat
 // layout), DIR/boxes/NAME.parquet for DIR/rounds/NAME.parquet, and none
 // for another name or a JSON Lines file.
-func childrenOf(src source.Source, path string) func(string) string {
+func childrenOf(path string) func(string) string {
 	if prefix, ok := strings.CutSuffix(path, flatRounds+".parquet"); ok {
 		return func(t string) string { return prefix + "." + t + ".parquet" }
 	}
-	dir, name := src.Split(path)
-	if strings.HasSuffix(name, ".parquet") && src.Base(src.Clean(dir)) == TableRounds {
-		root := src.Dir(src.Clean(dir))
-		return func(t string) string { return src.Join(root, t, name) }
+	dir, name := source.Split(path)
+	if strings.HasSuffix(name, ".parquet") && source.Base(source.Clean(dir)) == TableRounds {
+		root := source.Dir(source.Clean(dir))
+		return func(t string) string { return source.Join(root, t, name) }
 	}
 	return func(string) string { return "" }
 }

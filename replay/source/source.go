@@ -2,13 +2,14 @@
 // local file system ([Local], what every command reads by default), or an
 // object store (replay/source/blobsrc: s3://, gs://, azblob://).
 //
-// A [Source] names its files by paths of its own syntax: [Local]'s are
-// the operating system's paths, an object store's are URLs such as
+// A [Source] names its files by paths: [Local]'s are the operating
+// system's paths, an object store's are URLs such as
 // s3://bucket/day/rounds/part-00000.parquet. Whatever reads a dataset
-// (replay/roundlog, replay/manifest, replay/replayer) joins, splits and
-// opens paths through the Source it was given, never through package os
-// or path/filepath directly, so that a finding names a file the same way
-// the user named the dataset.
+// (replay/roundlog, replay/manifest, replay/replayer) opens files through
+// the Source it was given and joins and splits paths with this package's
+// [Join], [Dir], [Base]... (which know both syntaxes), never through
+// package os or path/filepath directly, so that a finding names a file
+// the same way the user named the dataset.
 //
 // A [File] is read at offsets ([io.ReaderAt]: Parquet footers, column
 // chunks and page headers) or from its start to its end ([io.Reader]:
@@ -21,7 +22,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
 )
@@ -55,21 +55,6 @@ type Source interface {
 	// Open opens the regular file name for reading; it never blocks on
 	// a named pipe.
 	Open(name string) (File, error)
-
-	// Path syntax, as path/filepath's functions of the same names.
-	Join(elem ...string) string
-	Split(path string) (dir, file string)
-	Dir(path string) string
-	Base(path string) string
-	Clean(path string) string
-	Rel(basepath, targpath string) (string, error)
-	IsAbs(path string) bool
-	// FromSlash turns a slash-separated path relative to a directory
-	// (a manifest's) into this Source's syntax; ToSlash is its inverse.
-	FromSlash(path string) string
-	ToSlash(path string) string
-	// Separator separates the elements of a path.
-	Separator() byte
 }
 
 // Local is the local file system: the paths and files of package os.
@@ -91,14 +76,3 @@ func (local) Open(name string) (File, error) {
 	}
 	return f, nil
 }
-
-func (local) Join(elem ...string) string                    { return filepath.Join(elem...) }
-func (local) Split(path string) (string, string)            { return filepath.Split(path) }
-func (local) Dir(path string) string                        { return filepath.Dir(path) }
-func (local) Base(path string) string                       { return filepath.Base(path) }
-func (local) Clean(path string) string                      { return filepath.Clean(path) }
-func (local) Rel(basepath, targpath string) (string, error) { return filepath.Rel(basepath, targpath) }
-func (local) IsAbs(path string) bool                        { return filepath.IsAbs(path) }
-func (local) FromSlash(path string) string                  { return filepath.FromSlash(path) }
-func (local) ToSlash(path string) string                    { return filepath.ToSlash(path) }
-func (local) Separator() byte                               { return filepath.Separator }

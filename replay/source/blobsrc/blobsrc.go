@@ -32,7 +32,6 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -69,12 +68,9 @@ var CacheBytes int64 = 16 << 20
 // opening, when the replay reads them.
 var KeepBytes int64 = 32 << 20
 
-// IsURL reports whether path names an object in an object store
-// (scheme://...), as opposed to a local path.
-func IsURL(p string) bool {
-	scheme, _, ok := strings.Cut(p, "://")
-	return ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`)
-}
+// IsURL reports whether p names an object in an object store
+// (scheme://...), as opposed to a local path: [source.IsURL].
+func IsURL(p string) bool { return source.IsURL(p) }
 
 // Opener opens the bucket of a URL such as s3://bucket?region=x;
 // blob.OpenBucket by default.
@@ -167,7 +163,7 @@ func (s *Source) Add(u string) (string, error) {
 		return "", fmt.Errorf("%s: no bucket name", u)
 	}
 	root := pu.Scheme + "://" + pu.Host
-	name := root + cleanKey(pu.Path)
+	name := source.Clean(root + "/" + pu.Path)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if b, ok := s.buckets[root]; ok {
@@ -205,29 +201,9 @@ func (s *Source) Stats() Stats {
 	return Stats{Requests: s.requests.Load(), Bytes: s.bytes.Load(), RangedBytes: s.ranged.Load(), Metadata: s.meta.Load()}
 }
 
-// split splits a URL path into its root (scheme://bucket) and its
-// cleaned key path ("" or "/a/b"); ok is false for a local path.
-func split(p string) (root, key string, ok bool) {
-	if !IsURL(p) {
-		return "", "", false
-	}
-	scheme, rest, _ := strings.Cut(p, "://")
-	host, k, _ := strings.Cut(rest, "/")
-	return scheme + "://" + host, cleanKey(k), true
-}
-
-// cleanKey cleans a key path: "" for the bucket's root, else "/a/b".
-func cleanKey(k string) string {
-	k = path.Clean("/" + k)
-	if k == "/" {
-		return ""
-	}
-	return k
-}
-
 // object returns the bucket and the object key of the URL path p.
 func (s *Source) object(p string) (*blob.Bucket, string, error) {
-	root, key, _ := split(p)
+	root, key, _ := source.SplitURL(p)
 	s.mu.Lock()
 	b := s.buckets[root]
 	s.mu.Unlock()
@@ -424,90 +400,6 @@ func (s *Source) keep(o *object) {
 	s.kept[o.name] = &kept{etag: o.etag, size: o.size, ext: o.ext, n: o.cached}
 	s.keptN += o.cached
 }
-
-// Path syntax: a URL's key path is slash-separated; a local path is the
-// operating system's.
-
-func (s *Source) Join(elem ...string) string {
-	if len(elem) == 0 || !IsURL(elem[0]) {
-		return source.Local.Join(elem...)
-	}
-	root, key, _ := split(elem[0])
-	parts := []string{"/", key}
-	for _, e := range elem[1:] {
-		parts = append(parts, filepath.ToSlash(e))
-	}
-	return root + cleanKey(path.Join(parts...))
-}
-
-func (s *Source) Split(p string) (string, string) {
-	if !IsURL(p) {
-		return source.Local.Split(p)
-	}
-	root, key, _ := split(p)
-	if key == "" {
-		return root + "/", ""
-	}
-	d, f := path.Split(key)
-	return root + d, f
-}
-
-func (s *Source) Dir(p string) string {
-	if !IsURL(p) {
-		return source.Local.Dir(p)
-	}
-	root, key, _ := split(p)
-	return root + cleanKey(path.Dir("/"+key))
-}
-
-func (s *Source) Base(p string) string {
-	if !IsURL(p) {
-		return source.Local.Base(p)
-	}
-	root, key, _ := split(p)
-	if key == "" {
-		return root
-	}
-	return path.Base(key)
-}
-
-func (s *Source) Clean(p string) string {
-	if !IsURL(p) {
-		return source.Local.Clean(p)
-	}
-	root, key, _ := split(p)
-	return root + key
-}
-
-// Rel returns targ relative to base: for URLs, only a path within base
-// (or base itself).
-func (s *Source) Rel(base, targ string) (string, error) {
-	if !IsURL(base) && !IsURL(targ) {
-		return source.Local.Rel(base, targ)
-	}
-	br, bk, _ := split(base)
-	tr, tk, _ := split(targ)
-	switch {
-	case !IsURL(base) || !IsURL(targ) || br != tr:
-		return "", fmt.Errorf("%s is not in %s", targ, base)
-	case bk == tk:
-		return ".", nil
-	case strings.HasPrefix(tk, bk+"/"):
-		return tk[len(bk)+1:], nil
-	}
-	return "", fmt.Errorf("%s is not in %s", targ, base)
-}
-
-func (s *Source) IsAbs(p string) bool {
-	if IsURL(p) {
-		return true
-	}
-	return source.Local.IsAbs(p)
-}
-
-func (s *Source) FromSlash(p string) string { return source.Local.FromSlash(p) }
-func (s *Source) ToSlash(p string) string   { return source.Local.ToSlash(p) }
-func (s *Source) Separator() byte           { return source.Local.Separator() }
 
 // extent is bytes of an object from off.
 type extent struct {

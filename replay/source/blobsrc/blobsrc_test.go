@@ -35,39 +35,6 @@ func memSource(t *testing.T, objects map[string][]byte) (*Source, *blob.Bucket) 
 	return s, b
 }
 
-func TestIsURL(t *testing.T) {
-	for p, want := range map[string]bool{
-		"s3://b/x": true, "gs://b": true, "azblob://c/p": true, "day": false, "/tmp/day": false,
-		"./s3://x": false, `C:\day`: false, "": false, "a.b://x": false,
-	} {
-		assert.Equal(t, want, IsURL(p), p)
-	}
-}
-
-func TestPaths(t *testing.T) {
-	s, _ := memSource(t, nil)
-	assert.Equal(t, "s3://b/day/rounds/p.parquet", s.Join("s3://b/day", "rounds", "p.parquet"))
-	assert.Equal(t, "s3://b/rounds", s.Join("s3://b", "rounds"))
-	assert.Equal(t, "s3://b/day", s.Join("s3://b/day/", ""))
-	assert.Equal(t, "s3://b/x", s.Join("s3://b/day", "../x"))
-	assert.Equal(t, "s3://b", s.Join("s3://b/day", ".."))
-	d, f := s.Split("s3://b/day/rounds/p.parquet")
-	assert.Equal(t, []string{"s3://b/day/rounds/", "p.parquet"}, []string{d, f})
-	assert.Equal(t, "s3://b/day/rounds", s.Dir("s3://b/day/rounds/p.parquet"))
-	assert.Equal(t, "s3://b", s.Dir("s3://b/day"))
-	assert.Equal(t, "rounds", s.Base(s.Clean("s3://b/day/rounds/")))
-	assert.Equal(t, "s3://b/day/rounds", s.Clean("s3://b/day//rounds/./"))
-	rel, err := s.Rel("s3://b/day", "s3://b/day/rounds/p.parquet")
-	require.NoError(t, err)
-	assert.Equal(t, "rounds/p.parquet", rel)
-	_, err = s.Rel("s3://b/day", "s3://b/dayx/p")
-	assert.Error(t, err)
-	_, err = s.Rel("s3://b/day", "s3://c/day/p")
-	assert.Error(t, err)
-	// Local paths are the local file system's.
-	assert.Equal(t, source.Local.Join("a", "b"), s.Join("a", "b"))
-}
-
 func TestResolve(t *testing.T) {
 	ctx := context.Background()
 	src, paths, err := Resolve(ctx, []string{"day", "/tmp/x"}, nil)
