@@ -75,7 +75,7 @@ func startS3(t *testing.T) *s3Server {
 			h.ServeHTTP(w, r)
 			return
 		}
-		cw := &countingWriter{ResponseWriter: w}
+		cw := &s3CountingWriter{ResponseWriter: w}
 		h.ServeHTTP(cw, r)
 		key := strings.TrimPrefix(r.URL.Path, "/"+s3TestBucket+"/")
 		s.mu.Lock()
@@ -103,12 +103,12 @@ func startS3(t *testing.T) *s3Server {
 	return s
 }
 
-type countingWriter struct {
+type s3CountingWriter struct {
 	http.ResponseWriter
 	n int64
 }
 
-func (c *countingWriter) Write(b []byte) (int, error) {
+func (c *s3CountingWriter) Write(b []byte) (int, error) {
 	n, err := c.ResponseWriter.Write(b)
 	c.n += int64(n)
 	return n, err
@@ -385,5 +385,72 @@ func TestReplayS3Figures(t *testing.T) {
 		}
 		t.Logf("workers %s: local %.1f s, S3 %.1f s; objects %d bytes (%d Parquet); sent by ranges %d (%.3f of the Parquet bytes), whole %d (the manifest check), %d GETs",
 			w, local.Seconds(), remote.Seconds(), total, parquet, r, float64(r)/float64(parquet), f, gets)
+	}
+}
+
+// TestReplayS3Shards: shards replaying from S3, merged, give the
+// unsharded replay's summary and findings, and each shard fetches by
+// ranges the footers and its own parts, not the whole dataset. Skipped
+// in a build without the sharded replay (replay --part-out).
+func TestReplayS3Shards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates and replays a dataset")
+	}
+	if newReplayCmd().Flags().Lookup("part-out") == nil {
+		t.Skip("this build has no sharded replay (replay --part-out)")
+	}
+	srv := startS3(t)
+	dir := t.TempDir()
+	day := filepath.Join(dir, "day")
+	_, stderr, code := runCLI("simulate", "--game", "double-holdem", "--rounds", "3000", "--part-rounds", "500", "--row-group", "250",
+		"--seed", "4", "--faults", "dh-pot-wrong-winner:0.01,part-altered", "--out", day)
+	require.Equal(t, 0, code, stderr)
+	sizes := srv.upload(t, day, "day")
+	var parquet int64
+	for k, n := range sizes {
+		if strings.HasSuffix(k, ".parquet") {
+			parquet += n
+		}
+	}
+	url := "s3://" + s3TestBucket + "/day" + srv.query()
+	// What opening the dataset costs (every shard opens it all).
+	srv.reset()
+	src, names, err := blobsrc.Resolve(context.Background(), []string{url}, nil)
+	require.NoError(t, err)
+	ds, err := roundlog.OpenFrom(src, names...)
+	require.NoError(t, err)
+	ds.Close()
+	src.(*blobsrc.Source).Close()
+	ranged, _, _ := srv.counts()
+	var opening int64
+	for _, b := range ranged {
+		opening += b
+	}
+	wantCode, wantSum, wantFound, stderr := replayOut(t, filepath.Join(dir, "single.jsonl"), url)
+	require.Equal(t, exitVerified, wantCode, stderr)
+	for _, n := range []int{2, 3} {
+		var parts []string
+		var all int64
+		for i := range n {
+			part := filepath.Join(dir, fmt.Sprintf("n%d-%d.fhpart", n, i))
+			srv.reset()
+			_, stderr, code := runCLI("replay", url, "--shard", fmt.Sprintf("%d/%d", i, n), "--part-out", part, "--workers", "1")
+			require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+			ranged, _, _ := srv.counts()
+			var r int64
+			for _, b := range ranged {
+				r += b
+			}
+			all += r
+			parts = append(parts, part)
+		}
+		t.Logf("%d shards fetched %d bytes by ranges in all: the %d Parquet bytes once, and %d opening the dataset each", n, all, parquet, opening)
+		assert.LessOrEqual(t, all, parquet+int64(n-1)*opening, "a shard reads the footers and its own parts")
+		findings := filepath.Join(dir, fmt.Sprintf("merged-%d.jsonl", n))
+		out, stderr, code := runCLI(append([]string{"merge", "--json", "--findings", findings}, parts...)...)
+		assert.Equal(t, wantCode, code, stderr)
+		b, _ := os.ReadFile(findings)
+		assert.Equal(t, wantSum, secondsJSON.ReplaceAllString(out, `"seconds": 0`), "%d shards from S3, merged: the summary", n)
+		assert.Equal(t, wantFound, string(b), "%d shards from S3, merged: the findings", n)
 	}
 }
