@@ -109,6 +109,22 @@ func claimAt(job *batchv1.Job, c corev1.Container, file string) string {
 
 const indexVar = "$(JOB_COMPLETION_INDEX)"
 
+// failJobCodes returns the exit codes of container that fail the Job
+// without a retry.
+func failJobCodes(job *batchv1.Job, container string) []int32 {
+	var out []int32
+	if p := job.Spec.PodFailurePolicy; p != nil {
+		for _, r := range p.Rules {
+			if r.Action == batchv1.PodFailurePolicyActionFailJob && r.OnExitCodes != nil &&
+				r.OnExitCodes.Operator == batchv1.PodFailurePolicyOnExitCodesOpIn &&
+				(r.OnExitCodes.ContainerName == nil || *r.OnExitCodes.ContainerName == container) {
+				out = append(out, r.OnExitCodes.Values...)
+			}
+		}
+	}
+	return out
+}
+
 // replayJob checks the Indexed Job and returns its shards, its command
 // line and its --part-out template.
 func replayJob(t *testing.T) (n int, cmd []string, partOut string) {
@@ -128,6 +144,7 @@ func replayJob(t *testing.T) (n int, cmd []string, partOut string) {
 	assert.Equal(t, corev1.RestartPolicyNever, job.Spec.Template.Spec.RestartPolicy)
 
 	c := container(t, job)
+	assert.Equal(t, []int32{2}, failJobCodes(job, c.Name), "a usage error is not retried")
 	cmd = append(slices.Clone(c.Command), c.Args...)
 	require.GreaterOrEqual(t, len(cmd), 2)
 	assert.Equal(t, "fairhold", path.Base(cmd[0]))
@@ -175,6 +192,7 @@ func mergeJob(t *testing.T, n int, partOut string) []string {
 	assert.Nil(t, job.Spec.CompletionMode, "one pod")
 	assert.Equal(t, corev1.RestartPolicyNever, job.Spec.Template.Spec.RestartPolicy)
 	c := container(t, job)
+	assert.Equal(t, []int32{2, 3}, failJobCodes(job, c.Name), "findings (3) and bad parts (2) are not retried")
 	cmd := append(slices.Clone(c.Command), c.Args...)
 	require.GreaterOrEqual(t, len(cmd), 2)
 	assert.Equal(t, "fairhold", path.Base(cmd[0]))
