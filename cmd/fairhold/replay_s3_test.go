@@ -338,6 +338,20 @@ func TestReplayS3Errors(t *testing.T) {
 		_, stderr, code := runCLI("replay", root+"/ok?use_path_style=true")
 		assert.Equal(t, exitOK, code, stderr)
 	})
+	t.Run("one file", func(t *testing.T) {
+		out, stderr, code := runCLI("replay", root+"/ok/rounds/part-00001.parquet"+q, "--json")
+		assert.Equal(t, exitOK, code, stderr)
+		assert.Contains(t, out, `"rounds": 1000,`)
+	})
+	t.Run("unreachable endpoint", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close() // nothing listens there now
+		_, stderr, code := runCLI("replay", root+"/ok?endpoint=http://"+addr+"&use_path_style=true")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, stderr, root+"/ok")
+	})
 	t.Run("unknown scheme", func(t *testing.T) {
 		_, stderr, code := runCLI("replay", "ftp://x/day")
 		assert.Equal(t, exitUsage, code)
