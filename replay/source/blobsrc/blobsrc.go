@@ -115,7 +115,8 @@ type kept struct {
 var _ source.Source = (*Source)(nil)
 
 // New returns a Source whose buckets are opened by open (nil:
-// blob.OpenBucket) when a path names them.
+// blob.OpenBucket) when [Source.Add] names them; a URL of another bucket
+// is an error.
 func New(ctx context.Context, open Opener) *Source {
 	if open == nil {
 		open = blob.OpenBucket
@@ -226,12 +227,11 @@ func pathError(op, p string, err error) error {
 }
 
 type info struct {
-	name  string
-	size  int64
-	mod   time.Time
-	dir   bool
-	etag  string
-	local bool
+	name string
+	size int64
+	mod  time.Time
+	dir  bool
+	etag string
 }
 
 func (i *info) Name() string { return i.name }
