@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 //go:embed fairness/*.json
@@ -48,9 +49,11 @@ type FairnessVector struct {
 	Seats  []int `json:"seats,omitempty"`
 	Button int   `json:"button,omitempty"`
 
-	ServerSeed  string   `json:"server_seed"`
-	ClientSeeds []string `json:"client_seeds"`
-	Nonce       string   `json:"nonce"`
+	ServerSeed string `json:"server_seed"`
+	// ClientSeeds keeps an escaped unpaired surrogate as invalid UTF-8
+	// ([Strings]), which a verifier must reject.
+	ClientSeeds Strings `json:"client_seeds"`
+	Nonce       string  `json:"nonce"`
 
 	Commitment  string        `json:"commitment,omitempty"`
 	CommittedAt string        `json:"committed_at,omitempty"` // RFC 3339
@@ -65,10 +68,12 @@ type FairnessVector struct {
 // ChainClaim states that the server seed is a link of a hash chain.
 type ChainClaim struct {
 	Anchor string `json:"anchor"`
-	// Steps is the exact distance from the link to the anchor; 0 means
-	// "search, at most MaxSteps".
-	Steps    uint64 `json:"steps,omitempty"`
-	MaxSteps int    `json:"max_steps,omitempty"`
+	// Steps is the exact distance from the link to the anchor, 1..10^7;
+	// absent (nil) means "search, at most MaxSteps", and 0 is malformed
+	// (a link is never its own anchor).
+	Steps *uint64 `json:"steps,omitempty"`
+	// MaxSteps bounds the search; 0 or absent: the default 1,000,000.
+	MaxSteps int `json:"max_steps,omitempty"`
 }
 
 // BeaconClaim is a drand round mixed into the stream.
@@ -93,6 +98,11 @@ type FairnessDeal struct {
 	Cards []string `json:"cards"`
 	// Layout splits Cards by the game's dealing order (Game set).
 	Layout *FairnessLayout `json:"layout,omitempty"`
+	// Positions names each of the Count positions in words, in dealing
+	// order, as a verifier reports them (docs/fairness.md, "Naming
+	// positions"): "player, first hole card", ..., "river"; "card 1", ...
+	// without a game.
+	Positions []string `json:"positions"`
 }
 
 // FairnessLayout is a round's cards by position.
@@ -148,6 +158,9 @@ var ErrFairnessVector = errors.New("invalid vector")
 // ParseFairness parses one vector file. It rejects unknown fields, trailing
 // data, a missing id and an unknown expectation.
 func ParseFairness(b []byte) (FairnessVector, error) {
+	if !utf8.Valid(b) {
+		return FairnessVector{}, fmt.Errorf("%w: not UTF-8 text (a non-UTF-8 string is written with \\u escapes)", ErrFairnessVector)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var v FairnessVector

@@ -60,3 +60,40 @@ func FuzzParseFairness(f *testing.F) {
 		assert.Equal(t, v, w)
 	})
 }
+
+// An escaped unpaired surrogate in a client seed is kept as invalid
+// UTF-8 (encoding/json would turn it into U+FFFD, which is valid), and is
+// written back as the same escape.
+func TestStringsKeepLoneSurrogates(t *testing.T) {
+	in := `{"id":"a","expect":"malformed","field":"client_seeds","client_seeds":["x\ud800y","\udc00","\ud83c\udca1","\u00e9\"\\<&"]}`
+	v, err := ParseFairness([]byte(in))
+	require.NoError(t, err)
+	assert.Equal(t, Strings{"x\xed\xa0\x80y", "\xed\xb0\x80", "🂡", "é\"\\<&"}, v.ClientSeeds)
+	b, err := v.ClientSeeds.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, `["x\ud800y","\udc00","🂡","é\"\\<&"]`, string(b))
+	// A file that is not UTF-8 is rejected outright.
+	_, err = ParseFairness([]byte("{\"id\":\"a\",\"expect\":\"success\",\"client_seeds\":[\"\xff\"]}"))
+	assert.ErrorIs(t, err, ErrFairnessVector)
+}
+
+func FuzzStrings(f *testing.F) {
+	for _, s := range []string{`["a"]`, `["\ud800"]`, `["\\ud800","\udc00\ud800"]`, `["\ud83c\udca1x"]`, `null`, `["<&>\u0001"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var s Strings
+		if s.UnmarshalJSON(in) != nil {
+			return
+		}
+		b, err := s.MarshalJSON()
+		require.NoError(t, err)
+		var w Strings
+		require.NoError(t, w.UnmarshalJSON(b), string(b))
+		// What survives a round trip is exact, except raw invalid bytes
+		// (not from escapes), which come back as U+FFFD.
+		c, err := w.MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, string(b), string(c))
+	})
+}

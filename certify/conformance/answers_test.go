@@ -106,21 +106,21 @@ func TestAnswersOneCardWrong(t *testing.T) {
 	assert.Equal(t, name, p.Vector)
 	assert.Equal(t, ProblemWrong, p.Problem)
 	assert.Equal(t, i+1, p.Line)
-	assert.Contains(t, p.Detail, "card 3 (the dealer's first card)")
+	assert.Contains(t, p.Detail, "card 3 (dealer, first card)")
 	assert.Equal(t, 1, rep.Wrong)
 }
 
 func TestCardPosition(t *testing.T) {
 	live := vectors.FairnessVector{Game: "live-casino-holdem", Hands: 2}
-	assert.Equal(t, "card 4 (box 2's second card)", CardPosition(live, 3))
-	assert.Equal(t, "card 5 (the dealer's first card)", CardPosition(live, 4))
-	assert.Equal(t, "card 8 (the second card of the flop)", CardPosition(live, 7))
-	assert.Equal(t, "card 10 (the turn)", CardPosition(live, 9))
-	assert.Equal(t, "card 11 (the river)", CardPosition(live, 10))
-	assert.Equal(t, "card 2 (the player's second card)", CardPosition(vectors.FairnessVector{Game: "casino-holdem", Hands: 1}, 1))
+	assert.Equal(t, "card 4 (box 2, second hole card)", CardPosition(live, 3))
+	assert.Equal(t, "card 5 (dealer, first card)", CardPosition(live, 4))
+	assert.Equal(t, "card 8 (flop, second card)", CardPosition(live, 7))
+	assert.Equal(t, "card 10 (turn)", CardPosition(live, 9))
+	assert.Equal(t, "card 11 (river)", CardPosition(live, 10))
+	assert.Equal(t, "card 2 (player, second hole card)", CardPosition(vectors.FairnessVector{Game: "casino-holdem", Hands: 1}, 1))
 	dbl := vectors.FairnessVector{Game: "double-holdem", Hands: 3, Seats: []int{2, 5, 9}, Button: 5}
-	assert.Equal(t, "card 1 (seat 9's first hole card)", CardPosition(dbl, 0))
-	assert.Equal(t, "card 7 of the dealt sequence", CardPosition(vectors.FairnessVector{}, 6))
+	assert.Equal(t, "card 1 (seat 9, first hole card)", CardPosition(dbl, 0))
+	assert.Equal(t, "card 7", CardPosition(vectors.FairnessVector{}, 6))
 }
 
 func TestAnswersMissingExtraRepeatedWrong(t *testing.T) {

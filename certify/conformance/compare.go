@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/vectors"
 )
 
@@ -181,44 +182,15 @@ func diffFairness(v vectors.FairnessVector, a *Answer) string {
 	return ""
 }
 
-var ordinals = []string{"first", "second", "third"}
-
 // CardPosition names position i (from 0) of the cards a fairness vector
-// deals, in words: "card 3 (the dealer's first card)" under the vector's
-// game, "card 7 of the dealt sequence" without one.
+// deals: "card N (WORDS)" with the position's words of docs/fairness.md
+// section 11.1 ([layout.Position]), or "card N" for the raw sequence.
 func CardPosition(v vectors.FairnessVector, i int) string {
 	l, seats, ok, err := FairnessLayout(v)
 	if !ok || err != nil || i >= l.Count {
-		return fmt.Sprintf("card %d of the dealt sequence", i+1)
+		return fmt.Sprintf("card %d", i+1)
 	}
-	where := ""
-	for k, h := range l.Hands {
-		if j := slices.Index(h, i); j >= 0 {
-			switch {
-			case v.Game == "casino-holdem":
-				where = fmt.Sprintf("the player's %s card", ordinals[j])
-			case len(seats) > k:
-				where = fmt.Sprintf("seat %d's %s hole card", seats[k], ordinals[j])
-			case l.Dealer == nil:
-				where = fmt.Sprintf("player %d's %s hole card", k+1, ordinals[j])
-			default:
-				where = fmt.Sprintf("box %d's %s card", k+1, ordinals[j])
-			}
-		}
-	}
-	if j := slices.Index(l.Dealer, i); j >= 0 {
-		where = fmt.Sprintf("the dealer's %s card", ordinals[j])
-	}
-	if j := slices.Index(l.Flop[:], i); j >= 0 {
-		where = fmt.Sprintf("the %s card of the flop", ordinals[j])
-	}
-	switch i {
-	case l.Turn:
-		where = "the turn"
-	case l.River:
-		where = "the river"
-	}
-	return fmt.Sprintf("card %d (%s)", i+1, where)
+	return fmt.Sprintf("card %d (%s)", i+1, layout.Position(&l, seats, i))
 }
 
 // diffRules says how a differs from the rules vector v, or "".

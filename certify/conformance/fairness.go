@@ -15,8 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
+	"github.com/fairhold/fairhold/fairness/chain"
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
@@ -33,6 +33,10 @@ const (
 	FieldGame        = "game"
 	FieldCommittedAt = "committed_at"
 	FieldUsedNonces  = "used_nonces"
+	FieldSeats       = "seats"
+	FieldButton      = "button"
+	FieldCount       = "count"
+	FieldChainSteps  = "chain_steps"
 )
 
 func fieldErr(field, format string, args ...any) error {
@@ -77,6 +81,19 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 		return check.Claim{}, fieldErr("scheme", "%v", err)
 	}
 	c := check.Claim{Scheme: v.Scheme, ClientSeeds: v.ClientSeeds, Count: v.Count}
+	if v.Count < 1 {
+		return check.Claim{}, fieldErr(FieldCount, "%d cards, want at least 1", v.Count)
+	}
+	l, seats, hasLayout, err := FairnessLayout(v)
+	if err != nil {
+		return check.Claim{}, err
+	}
+	if hasLayout {
+		if v.Count != l.Count {
+			return check.Claim{}, fieldErr(FieldCount, "%d cards, but %s with %d hands deals %d", v.Count, v.Game, v.Hands, l.Count)
+		}
+		c.Layout, c.Seats = &l, seats
+	}
 	if c.ServerSeed, err = decodeHex("server_seed", v.ServerSeed, scheme.SeedSize); err != nil {
 		return check.Claim{}, err
 	}
@@ -89,15 +106,21 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 		}
 	}
 	if v.CommittedAt != "" {
-		if c.CommittedAt, err = time.Parse(time.RFC3339, v.CommittedAt); err != nil {
-			return check.Claim{}, fieldErr(FieldCommittedAt, "want RFC 3339 time")
+		if c.CommittedAt, err = check.ParseTime(v.CommittedAt); err != nil {
+			return check.Claim{}, fieldErr(FieldCommittedAt, "%v", err)
 		}
 	}
 	if ch := v.Chain; ch != nil {
 		if c.ChainAnchor, err = decodeHex("chain_anchor", ch.Anchor, sha256.Size); err != nil {
 			return check.Claim{}, err
 		}
-		c.ChainSteps, c.MaxSteps = ch.Steps, ch.MaxSteps
+		if ch.Steps != nil {
+			if *ch.Steps == 0 {
+				return check.Claim{}, fieldErr(FieldChainSteps, "0 steps: a link is never its own anchor; want 1..%d, or no steps to search", chain.MaxLength)
+			}
+			c.ChainSteps = *ch.Steps
+		}
+		c.MaxSteps = ch.MaxSteps
 	}
 	if b := v.Beacon; b != nil {
 		c.Beacon = &check.Beacon{Chain: b.Chain, Round: b.Round}
@@ -129,19 +152,34 @@ func FairnessClaim(v vectors.FairnessVector) (check.Claim, error) {
 // FairnessLayout returns the vector's layout and, for double-holdem, the
 // seat numbers in dealing order. ok is false when the vector has no game.
 func FairnessLayout(v vectors.FairnessVector) (l layout.Layout, seats []int, ok bool, err error) {
+	if v.Game != layout.DoubleHoldem {
+		switch {
+		case v.Seats != nil:
+			return layout.Layout{}, nil, false, fieldErr(FieldSeats, "only double-holdem has seats")
+		case v.Button != 0:
+			return layout.Layout{}, nil, false, fieldErr(FieldButton, "only double-holdem has a button")
+		}
+	}
 	if v.Game == "" {
+		if v.Hands != 0 {
+			return layout.Layout{}, nil, false, fieldErr(FieldGame, "hands %d without a game", v.Hands)
+		}
 		return layout.Layout{}, nil, false, nil
 	}
 	l, err = layout.For(v.Game, v.Hands)
 	if err != nil {
 		return layout.Layout{}, nil, false, fieldErr(FieldGame, "%v", err)
 	}
-	if v.Seats != nil {
-		if seats, err = layout.DealingOrder(v.Seats, v.Button); err != nil {
-			return layout.Layout{}, nil, false, fieldErr("seats", "%v", err)
+	if v.Game == layout.DoubleHoldem {
+		if seats, err = layout.SeatOrder(v.Seats, v.Button); err != nil {
+			var te *layout.TableError
+			if errors.As(err, &te) {
+				return layout.Layout{}, nil, false, fieldErr(te.Field, "%s", te.Reason)
+			}
+			return layout.Layout{}, nil, false, fieldErr(FieldSeats, "%v", err)
 		}
 		if len(seats) != v.Hands {
-			return layout.Layout{}, nil, false, fieldErr("seats", "%d seats for %d hands", len(seats), v.Hands)
+			return layout.Layout{}, nil, false, fieldErr(FieldSeats, "%d seats for %d hands", len(seats), v.Hands)
 		}
 	}
 	return l, seats, true, nil
@@ -175,7 +213,7 @@ func Derive(v vectors.FairnessVector) (*vectors.FairnessDeal, error) {
 	if r.Dealt == nil {
 		return nil, nil // not derivable (the beacon did not verify)
 	}
-	d := &vectors.FairnessDeal{Cards: names(r.Dealt), Indices: make([]int, len(r.Dealt))}
+	d := &vectors.FairnessDeal{Cards: names(r.Dealt), Indices: make([]int, len(r.Dealt)), Positions: layout.Positions(c.Layout, c.Seats, len(r.Dealt))}
 	for i, x := range r.Dealt {
 		d.Indices[i] = int(x)
 	}
@@ -223,9 +261,6 @@ func mismatch(format string, args ...any) error {
 func RunFairness(v vectors.FairnessVector) error {
 	c, err := FairnessClaim(v)
 	var res check.Result
-	if err == nil {
-		_, _, _, err = FairnessLayout(v)
-	}
 	if err == nil {
 		res, err = check.Run(c)
 	}
@@ -285,6 +320,7 @@ func compareDeal(want, got vectors.FairnessDeal) error {
 		{"indices", slices.Equal(want.Indices, got.Indices)},
 		{"cards", slices.Equal(want.Cards, got.Cards)},
 		{"layout", layoutEqual(want.Layout, got.Layout)},
+		{"positions", slices.Equal(want.Positions, got.Positions)},
 	} {
 		if !f.eq {
 			return mismatch("expected.%s differs", f.name)

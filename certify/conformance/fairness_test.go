@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,7 +205,7 @@ func fairnessSpecs() []vectors.FairnessVector {
 	for _, i := range []int{1, 3, 5} {
 		v := base(fmt.Sprintf("v1-chain-link-%d", i), fmt.Sprintf("round %d of a 5-link chain: SHA-256 applied %d times to the revealed link gives the anchor", i, i), "", uint64(i), "chain-client")
 		v.ServerSeed, v.Commitment = ch.Links[i].Hex(), ""
-		v.Chain = &vectors.ChainClaim{Anchor: ch.Anchor().Hex(), Steps: uint64(i)}
+		v.Chain = &vectors.ChainClaim{Anchor: ch.Anchor().Hex(), Steps: steps(uint64(i))}
 		add(v)
 	}
 	cs := base("v1-chain-search", "a chain link whose distance is not stated: found by walking at most max_steps hashes", "", 4, "chain-client")
@@ -213,7 +214,7 @@ func fairnessSpecs() []vectors.FairnessVector {
 	add(cs)
 	cl := base("v1-chain-last-verified", "a link checked against the last verified link (round 3's link) instead of the anchor: one step", "", 4, "chain-client")
 	cl.ServerSeed, cl.Commitment = ch.Links[4].Hex(), ""
-	cl.Chain = &vectors.ChainClaim{Anchor: ch.Links[3].Hex(), Steps: 1}
+	cl.Chain = &vectors.ChainClaim{Anchor: ch.Links[3].Hex(), Steps: steps(1)}
 	add(cl)
 	cb := cs
 	cb.ID, cb.Description = "v1-chain-broken-link", "a revealed link with one nibble changed does not hash to the anchor"
@@ -222,7 +223,7 @@ func fairnessSpecs() []vectors.FairnessVector {
 	add(fail(cb, check.Chain))
 	cw := cs
 	cw.ID, cw.Description = "v1-chain-wrong-distance", "round 4's link claimed at distance 3: the walk must stop at exactly the stated distance"
-	cw.Chain = &vectors.ChainClaim{Anchor: ch.Anchor().Hex(), Steps: 3}
+	cw.Chain = &vectors.ChainClaim{Anchor: ch.Anchor().Hex(), Steps: steps(3)}
 	add(fail(cw, check.Chain))
 	cbnd := cs
 	cbnd.ID, cbnd.Description = "v1-chain-beyond-bound", "round 4's link with a bound of 3 steps: not found within the bound"
@@ -344,7 +345,7 @@ func fairnessSpecs() []vectors.FairnessVector {
 		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Default, Round: 1000, Signature: defaultSig1000}
 	})
 	m("malformed-chain-steps-beyond-bound", "a chain distance above the 10,000,000-step bound", "chain_steps", func(v *vectors.FairnessVector) {
-		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, Steps: 1 << 40}
+		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, Steps: steps(1 << 40)}
 	})
 	m("malformed-chain-max-steps-negative", "a negative search bound", "chain_max_steps", func(v *vectors.FairnessVector) {
 		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, MaxSteps: -1}
@@ -353,7 +354,150 @@ func fairnessSpecs() []vectors.FairnessVector {
 		v.Scheme, v.Game, v.Hands, v.Commitment = scheme.StakeCompatName, "", 0, ""
 		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 1000, Signature: quicknetSig1000}
 	})
+	return append(vs, edgeSpecs()...)
+}
+
+func steps(n uint64) *uint64 { return &n }
+
+// edgeSpecs are the vectors of the edges docs/fairness.md settles
+// (section 20, "Edge cases"): each rule has at least one.
+func edgeSpecs() []vectors.FairnessVector {
+	var vs []vectors.FairnessVector
+	add := func(v vectors.FairnessVector) { vs = append(vs, v) }
+	m := func(id, desc, field string, edit func(*vectors.FairnessVector)) {
+		v := base(id, desc, "edges", 1, "e")
+		edit(&v)
+		add(malformedV(v, field))
+	}
+	// Chain distance 0.
+	ch := chain.FromLast(seedFor("chain"), 5)
+	z := base("v1-chain-distance-0", "the revealed server seed is the anchor itself (distance 0): the anchor is public, so it is no round's link and the chain check fails", "", 1, "chain-client")
+	z.ServerSeed, z.Commitment = ch.Anchor().Hex(), ""
+	z.Chain = &vectors.ChainClaim{Anchor: ch.Anchor().Hex(), MaxSteps: 10}
+	add(fail(z, check.Chain))
+	m("malformed-chain-steps-zero", `a stated chain distance of 0 ("steps": 0): malformed, not a search`, "chain_steps", func(v *vectors.FairnessVector) {
+		v.Chain = &vectors.ChainClaim{Anchor: v.Commitment, Steps: steps(0)}
+	})
+	// stake-compat client seeds: exactly one, 1..256 bytes of UTF-8.
+	st := vectors.FairnessVector{
+		Expect: vectors.FairnessSuccess, Scheme: scheme.StakeCompatName,
+		ServerSeed: stakeSeed, ClientSeeds: []string{"bb62964774"}, Nonce: "1", Count: 8,
+	}
+	st256 := st
+	st256.ID, st256.Description = "stake-client-seed-256-bytes", "stake-compat with the longest client seed, 256 bytes"
+	st256.ClientSeeds = []string{strings.Repeat("0123456789abcdef", 16)}
+	st256.Expect = outcome(st256)
+	if st256.Expect == vectors.FairnessFailure {
+		st256.Failures = []string{check.NoRepeatedCards}
+	}
+	add(st256)
+	stc := st
+	stc.ID, stc.Description = "stake-client-seed-colon", `stake-compat with a client seed holding colons ("a:1:2"): allowed, the message is "a:1:2:1:0" (the last two fields are always the nonce and the block number)`
+	stc.ClientSeeds = []string{"a:1:2"}
+	stc.Expect = outcome(stc)
+	if stc.Expect == vectors.FairnessFailure {
+		stc.Failures = []string{check.NoRepeatedCards}
+	}
+	add(stc)
+	for _, e := range []struct{ id, desc, seed string }{
+		{"malformed-stake-empty-client-seed", "stake-compat with an empty client seed (1..256 bytes)", ""},
+		{"malformed-stake-client-seed-257-bytes", "stake-compat with a 257-byte client seed (1..256 bytes)", strings.Repeat("x", 257)},
+		{"malformed-stake-client-seed-lone-surrogate", `stake-compat with a client seed holding an unpaired surrogate escape ("\udc00"): not UTF-8`, "a\xed\xb0\x80"},
+	} {
+		v := st
+		v.ID, v.Description, v.ClientSeeds = e.id, e.desc, []string{e.seed}
+		add(malformedV(v, "client_seeds"))
+	}
+	ns := st
+	ns.ID, ns.Description, ns.ClientSeeds = "malformed-stake-no-client-seed", "stake-compat without a client seed (exactly one)", []string{}
+	add(malformedV(ns, "client_seeds"))
+	// Non-UTF-8 client seeds (fairhold/v1).
+	m("malformed-client-seed-lone-surrogate", `a client seed holding an unpaired surrogate escape ("\ud800"), which is not UTF-8: rejected, not replaced by U+FFFD`, "client_seeds", func(v *vectors.FairnessVector) {
+		v.ClientSeeds = []string{"seed-\xed\xa0\x80"}
+	})
+	m("malformed-client-seed-257-bytes", "a 257-byte client seed (1..256 bytes)", "client_seeds", func(v *vectors.FairnessVector) {
+		v.ClientSeeds = []string{strings.Repeat("x", 257)}
+	})
+	m("malformed-17-client-seeds", "17 client seeds (1..16)", "client_seeds", func(v *vectors.FairnessVector) {
+		v.ClientSeeds = strings.Split("abcdefghijklmnopq", "")
+	})
+	// The smallest card count, and a count that is not the game's.
+	m("malformed-count-0", "no cards to deal (count 0): the smallest count is 1", "count", func(v *vectors.FairnessVector) { v.Game, v.Hands, v.Count = "", 0, 0 })
+	m("malformed-count-not-the-games", "casino-holdem with count 8: with a game, count is the game's count (9)", "count", func(v *vectors.FairnessVector) { v.Count = 8 })
+	m("malformed-claimed-more-than-count", "10 claimed cards for a round that deals 9", "claimed_cards", func(v *vectors.FairnessVector) {
+		v.Cards = []string{"2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc"}
+	})
+	s1 := base("stake-1-draw", "stake-compat, the smallest count: one draw", "", 1, "")
+	s1.Scheme, s1.Game, s1.Hands, s1.Commitment, s1.ServerSeed, s1.ClientSeeds, s1.Count = scheme.StakeCompatName, "", 0, "", stakeSeed, []string{"bb62964774"}, 1
+	s1.Cards = []string{"Qd"}
+	add(s1)
+	// Double Hold'em seat lists.
+	dbl := func(v *vectors.FairnessVector) {
+		v.Game, v.Hands, v.Count, v.Seats, v.Button = "double-holdem", 4, 17, []int{2, 5, 7, 9}, 9
+		v.ClientSeeds = []string{"s2", "s5", "s7", "s9"}
+	}
+	m("malformed-double-seats-unsorted", "double-holdem seats listed as 5, 2, 9, 7: seats are listed in increasing order, the order of the client seeds", "seats", func(v *vectors.FairnessVector) {
+		dbl(v)
+		v.Seats = []int{5, 2, 9, 7}
+	})
+	m("malformed-double-seats-repeated", "double-holdem with seat 5 listed twice", "seats", func(v *vectors.FairnessVector) {
+		dbl(v)
+		v.Seats = []int{2, 5, 5, 9}
+	})
+	m("malformed-double-no-seats", "double-holdem without seats", "seats", func(v *vectors.FairnessVector) {
+		dbl(v)
+		v.Seats, v.Button = nil, 0
+	})
+	m("malformed-double-no-button", "double-holdem without a button (absent or 0)", "button", func(v *vectors.FairnessVector) {
+		dbl(v)
+		v.Button = 0
+	})
+	m("malformed-double-button-unoccupied", "double-holdem with the button on seat 3, which is empty", "button", func(v *vectors.FairnessVector) {
+		dbl(v)
+		v.Button = 3
+	})
+	m("malformed-seats-without-double", "seats given for casino-holdem, which has none", "seats", func(v *vectors.FairnessVector) {
+		v.Seats, v.Button = []int{1, 2}, 1
+	})
+	// Times with fractional seconds and offsets; the round is quicknet
+	// 1000, published at 2023-08-23T15:59:24Z.
+	qt := roundTime(beacon.Quicknet, 1000)
+	beaconAt := func(id, desc, at string) vectors.FairnessVector {
+		v := base(id, desc, "beacon", 1, "beacon-client")
+		v.CommittedAt = at
+		v.Beacon = &vectors.BeaconClaim{Chain: beacon.Quicknet, Round: 1000, Signature: quicknetSig1000}
+		return v
+	}
+	add(beaconAt("v1-beacon-committed-fractional", "committed_at with a fraction, half a second before the beacon round: the fraction is kept (the round is published after it)",
+		qt.Add(-500*time.Millisecond).UTC().Format(time.RFC3339Nano)))
+	add(fail(beaconAt("v1-beacon-committed-fractional-after", "committed_at one millisecond after the beacon round's publication: the round was not published after the commitment",
+		qt.Add(time.Millisecond).UTC().Format(time.RFC3339Nano)), check.BeaconAfterCommitment))
+	add(fail(beaconAt("v1-beacon-committed-at-round-time", "committed_at equal to the beacon round's publication time: not after it (strictly later is required)",
+		qt.UTC().Format(time.RFC3339)), check.BeaconAfterCommitment))
+	add(beaconAt("v1-beacon-committed-offset", "committed_at with a +02:00 offset and nine fraction digits, 1 ns before the beacon round",
+		qt.Add(-time.Nanosecond).In(time.FixedZone("", 2*3600)).Format(time.RFC3339Nano)))
+	for _, e := range []struct{ id, desc, at string }{
+		{"malformed-committed-at-no-zone", "committed_at without Z or an offset", "2023-08-23T15:59:00"},
+		{"malformed-committed-at-ten-fraction-digits", "committed_at with ten fraction digits (1..9)", "2023-08-23T15:59:00.1234567891Z"},
+		{"malformed-committed-at-lower-case", "committed_at with a lower-case t and z", "2023-08-23t15:59:00z"},
+		{"malformed-committed-at-comma", "committed_at with a comma before the fraction", "2023-08-23T15:59:00,5Z"},
+		{"malformed-committed-at-leap-second", "committed_at with second 60", "2016-12-31T23:59:60Z"},
+	} {
+		add(malformedV(beaconAt(e.id, e.desc, e.at), "committed_at"))
+	}
+	// A partial claim: every check passes, the verdict is "partial".
+	p := base("v1-claimed-cards-partial", "the first 4 of the 9 cards claimed (player and dealer): every check passes; the verdict is partial, naming the checked positions", "claims", 5, "claims-client")
+	p.Cards = dealNames(p)[:4]
+	add(p)
 	return vs
+}
+
+// outcome is success, or failure when the stake-compat draws repeat.
+func outcome(v vectors.FairnessVector) string {
+	if hasRepeat(dealNames(v)) {
+		return vectors.FairnessFailure
+	}
+	return vectors.FairnessSuccess
 }
 
 func hasRepeat(cs []string) bool {
@@ -563,4 +707,35 @@ print(n)
 	n, err := strconv.Atoi(lines[1])
 	require.NoError(t, err, string(out))
 	assert.GreaterOrEqual(t, n, 40, "fairhold/v1 vectors checked by the Python verifier")
+}
+
+// docs/fairness.md names vectors: each exists, and each edge vector of
+// the generator is named in the document (section 20 states its rule).
+func TestFairnessDocNamesVectors(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fairness.md")
+	require.NoError(t, err)
+	vs, err := vectors.Fairness()
+	require.NoError(t, err)
+	ids := map[string]bool{}
+	for _, v := range vs {
+		ids[v.ID] = true
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`((?:v1|stake|malformed)-[a-z0-9-]*[a-z0-9])`").FindAllStringSubmatch(string(doc), -1) {
+		if m[1] == "stake-compat" {
+			continue // the scheme's name
+		}
+		named[m[1]] = true
+		assert.True(t, ids[m[1]], "docs/fairness.md names vector %s, which does not exist", m[1])
+	}
+	for _, v := range edgeSpecs() {
+		if !named[v.ID] && !strings.HasPrefix(v.ID, "malformed-committed-at-") {
+			t.Errorf("edge vector %s is not named in docs/fairness.md", v.ID)
+		}
+	}
+	// The position words of section 11.1 are those of layout.Position.
+	for _, w := range []string{"player, first hole card", "box B, second hole card", "seat S, third hole card", "dealer, second card",
+		"flop, third card", "`turn`", "`river`", "`card 1`", "river: Qd claimed, Qc dealt"} {
+		assert.Contains(t, string(doc), w)
+	}
 }

@@ -73,7 +73,7 @@ Exit codes: 0 valid, 3 invalid, 2 malformed input.`,
 				o.Randomness = fmt.Sprintf("%x", r)
 			}
 			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), o)
+				err = writeResult(cmd.OutOrStdout(), verdictOf(o.Valid, verdictVerified), o)
 			} else if o.Valid {
 				_, err = fmt.Fprintf(cmd.OutOrStdout(), "valid: %s round %d, published %s\nrandomness: %s\n", o.Chain, o.Round, o.PublishedAt, o.Randomness)
 			} else {

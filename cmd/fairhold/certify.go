@@ -61,8 +61,11 @@ Every --key signs (Ed25519 or ML-DSA-65 private keys from 'fairhold keys new').
 same files, byte for byte. Each file is written under a temporary name and
 renamed; an existing report is replaced only with --force.
 
---json prints the predicate (the report layer's report.Predicate): the verdict,
-every requirement and its evidence.
+--json prints the predicate (the report layer's report.Predicate): every
+requirement and its evidence, with the command's verdict (ok, failed or
+partial) first and the report's own (pass, fail or incomplete) as
+"report_verdict". A line per requirement decided goes to stderr, with --json
+only with --progress.
 
 Exit codes: 0 certified (verdict pass), 3 verdict fail or incomplete, 2 usage
 or malformed input (the file and field are named), 1 I/O error.`,
@@ -111,6 +114,9 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 		signers[i] = k
 	}
+	if err := checkOutputDir("--out", o.out); err != nil {
+		return err
+	}
 	reportPath := filepath.Join(o.out, "report.json")
 	if !o.force {
 		for _, name := range certifyFiles {
@@ -120,7 +126,13 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 	}
 
-	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: cmd.ErrOrStderr()})
+	// One line per requirement decided on stderr; in JSON mode only with
+	// --progress.
+	var log io.Writer = cmd.ErrOrStderr()
+	if o.asJSON && progressModeOf(cmd) == progressOff || cmd.Flags().Changed("progress") && progressModeOf(cmd) == progressOff {
+		log = nil
+	}
+	res, err := suite.Run(cmd.Context(), s, suite.Options{Workers: o.workers, Log: log})
 	if err != nil {
 		if errors.Is(err, suite.ErrInput) {
 			return usageError(err)
@@ -161,7 +173,7 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, st.Predicate); err != nil {
+		if err := writeResult(w, certifyVerdict(st.Predicate.Verdict), st.Predicate); err != nil {
 			return err
 		}
 	} else if err := printCertification(w, st, reportPath, len(env.Signatures)); err != nil {
@@ -214,6 +226,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 				return nil, usageErrorf("--%s: the suite file names its artefacts; the artefact flags go with --suite", f)
 			}
 		}
+		if _, err := os.Stat(args[0]); err != nil {
+			return nil, fmt.Errorf("suite: %w", err)
+		}
 		s, err := suite.Load(args[0])
 		if errors.Is(err, suite.ErrInput) {
 			return nil, usageError(err)
@@ -232,6 +247,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 		if err != nil {
 			return nil, err
 		}
+		if err := inputExists("--logs", l); err != nil {
+			return nil, err
+		}
 		a.Logs = append(a.Logs, p)
 	}
 	for _, f := range []struct {
@@ -248,6 +266,9 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 		if err != nil {
 			return nil, err
 		}
+		if err := inputExists(f.flag, f.value); err != nil {
+			return nil, err
+		}
 		*f.dst = p
 	}
 	if err := s.SetArtefacts(a); err != nil {
@@ -258,6 +279,15 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 
 // localPath returns p relative to the current directory, slash-separated,
 // or a usage error when it lies outside it.
+// inputExists fails with an error of the environment (exit 1) when the
+// input file or directory p, given with flag, cannot be found.
+func inputExists(flag, p string) error {
+	if _, err := os.Stat(p); err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return nil
+}
+
 func localPath(flag, p string) (string, error) {
 	rel := filepath.Clean(p)
 	if filepath.IsAbs(rel) {
@@ -290,6 +320,19 @@ func printCertification(w io.Writer, st *report.Statement, path string, sigs int
 		reportHTMLName, reportJUnitName, reportSummaryName)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// certifyVerdict is the command's verdict for a report's: pass is ok, fail
+// failed, incomplete partial. The report's own is printed as
+// "report_verdict".
+func certifyVerdict(v report.Verdict) string {
+	switch v {
+	case report.VerdictPass:
+		return verdictOK
+	case report.VerdictIncomplete:
+		return verdictPartial
+	}
+	return verdictFailed
 }
 
 func fileExists(p string) bool {

@@ -87,8 +87,17 @@ func (l certifyLab) certify(t *testing.T, suite, out string, extra ...string) (r
 	args := append([]string{"certify", suite, "--out", filepath.Join(l.dir, out), "--key", filepath.Join(l.dir, "lab.key"),
 		"--time", "2026-03-01T12:00:00Z", "--json"}, extra...)
 	stdout, stderr, code := runCLI(args...)
-	var p report.Predicate
-	require.NoError(t, json.Unmarshal([]byte(stdout), &p), "stdout %q, stderr %s", stdout, stderr)
+	// The predicate, with the command's verdict first and the report's
+	// own under "report_verdict".
+	var printed struct {
+		report.Predicate
+		ReportVerdict report.Verdict `json:"report_verdict"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &printed), "stdout %q, stderr %s", stdout, stderr)
+	p := printed.Predicate
+	want := map[report.Verdict]string{report.VerdictPass: "ok", report.VerdictFail: "failed", report.VerdictIncomplete: "partial"}[printed.ReportVerdict]
+	require.Equal(t, want, string(p.Verdict), "the command's verdict for the report's %s", printed.ReportVerdict)
+	p.Verdict = printed.ReportVerdict
 	return p, code
 }
 
@@ -184,7 +193,7 @@ func TestCertifyDoneWhen(t *testing.T) {
 		assert.Equal(t, []string{"vectors.engine-conformance"}, failing(p))
 		r := requirement(t, p, "vectors.engine-conformance")
 		assert.Contains(t, r.Evidence.Summary, "fairness/v1-worked-example: wrong")
-		assert.Contains(t, r.Evidence.Summary, "card 3 (the dealer's first card) is 4c, expected 4h")
+		assert.Contains(t, r.Evidence.Summary, "card 3 (dealer, first card) is 4c, expected 4h")
 		assert.Contains(t, r.Evidence.Summary, "1 wrong")
 	})
 }

@@ -184,7 +184,6 @@ func TestReplayManifestSignature(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"replay", dir, "--manifest-key", filepath.Join(keys, "nope.pem")}, "--manifest-key"},
 		{[]string{"replay", dir, "--manifest-key", priv}, `PEM block "PRIVATE KEY", want "PUBLIC KEY"`},
 		{[]string{"replay", filepath.Join(dir, "rounds", "part-00000.parquet"), "--manifest-key", pub}, "is a file"},
 		{[]string{"simulate", "--game", "casino-holdem", "--rounds", "10", "--out", dir, "--manifest-key", pub}, `want "PRIVATE KEY"`},
@@ -193,6 +192,10 @@ func TestReplayManifestSignature(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, tc.args)
 	}
+	// A key file that does not exist is an error of the environment.
+	_, stderr, code = runCLI("replay", dir, "--manifest-key", filepath.Join(keys, "nope.pem"))
+	assert.Equal(t, exitError, code, stderr)
+	assert.Contains(t, stderr, "--manifest-key")
 }
 
 // TestReplayOldLayout: a dataset of the flat layout of before is replayed,

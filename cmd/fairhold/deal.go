@@ -43,7 +43,7 @@ func (r *roundFlags) register(cmd *cobra.Command) {
 	f.StringArrayVar(&r.clientSeeds, "client-seed", nil, "a client seed; repeat in seat order for a multi-player table")
 	f.StringVar(&r.nonce, "nonce", "", "the round's nonce, a decimal integer 0..2^64-1")
 	f.IntVar(&r.boxes, "boxes", 1, "live-casino-holdem: number of boxes in play, 1..6")
-	f.StringVar(&r.seats, "seats", "", `double-holdem: occupied seat numbers, e.g. "1,3,4,7"`)
+	f.StringVar(&r.seats, "seats", "", `double-holdem: occupied seat numbers in increasing order, e.g. "1,3,4,7"`)
 	f.IntVar(&r.button, "button", 0, "double-holdem: the button's seat (dealing starts left of it)")
 	f.IntVar(&r.count, "count", 0, "number of cards to deal without a game layout")
 	f.StringVar(&r.beaconChain, "beacon-chain", beacon.Quicknet, "drand chain of the beacon: quicknet or default")
@@ -110,6 +110,9 @@ func (r *roundFlags) parse(cmd *cobra.Command) (parsedRound, error) {
 	if c.Nonce, err = parseNonce("nonce", r.nonce); err != nil {
 		return p, err
 	}
+	if r.game != layout.DoubleHoldem && (r.seats != "" || cmd.Flags().Changed("button")) {
+		return p, usageErrorf("--seats/--button: only double-holdem has seats and a button")
+	}
 	if r.game != "" {
 		hands := 1
 		switch r.game {
@@ -123,7 +126,11 @@ func (r *roundFlags) parse(cmd *cobra.Command) (parsedRound, error) {
 			if err != nil {
 				return p, err
 			}
-			if p.seats, err = layout.DealingOrder(seats, r.button); err != nil {
+			if p.seats, err = layout.SeatOrder(seats, r.button); err != nil {
+				var te *layout.TableError
+				if errors.As(err, &te) {
+					return p, usageErrorf("--%s: %s", te.Field, te.Reason)
+				}
 				return p, usageErrorf("--seats/--button: %v", err)
 			}
 			hands = len(seats)
@@ -137,6 +144,7 @@ func (r *roundFlags) parse(cmd *cobra.Command) (parsedRound, error) {
 		if cmd.Flags().Changed("count") && r.count != l.Count {
 			return p, usageErrorf("--count: %s deals %d cards, got --count %d", r.game, l.Count, r.count)
 		}
+		c.Layout, c.Seats = &l, p.seats
 	} else {
 		if !cmd.Flags().Changed("count") {
 			return p, usageErrorf("--game or --count: give a game layout or the number of cards to deal")
@@ -172,7 +180,7 @@ func malformedFlag(err error) error {
 	flag := map[string]string{
 		"scheme": "scheme", "server_seed": "server-seed", "client_seeds": "client-seed",
 		"commitment": "commitment", "chain_anchor": "chain-anchor", "beacon": "beacon-signature",
-		"beacon_chain": "beacon-chain", "count": "count", "cards": "cards",
+		"beacon_chain": "beacon-chain", "count": "count", "claimed_cards": "cards",
 		"chain_steps": "chain-steps", "chain_max_steps": "chain-max-steps", "beacon_round": "beacon-round",
 		"beacon_previous_signature": "beacon-previous-signature",
 	}[me.Field]
@@ -271,7 +279,7 @@ an invalid beacon exits with status 3.`,
 				out.BeaconRandomness = hex.EncodeToString(res.Randomness)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeResult(cmd.OutOrStdout(), verdictOK, out)
 			}
 			var b strings.Builder
 			writeDealText(&b, cards)

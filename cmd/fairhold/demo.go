@@ -79,10 +79,11 @@ The exact solution of the game takes most of the run (about 20 s on 2 cores);
 --no-math leaves the claims and the return checks out.
 
 --json prints the result as JSON (certify/demo.Report). Progress goes to
-stderr when it is a terminal.
+stderr when it is a terminal (not with --json), and with --progress as a
+line per step when it is not.
 
-Exit codes: 0 every step gave the expected result, 1 one did not (or an
-error), 2 usage.`,
+Exit codes: 0 every step gave the expected result, 3 one did not, 1 an
+error, 2 usage.`,
 		Example: `  fairhold demo
   fairhold demo --out /tmp/demo --rounds 100000 --json`,
 		Args: cobra.NoArgs,
@@ -138,6 +139,9 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 		return usageErrorf("--out: empty directory name")
 	}
 	dir := o.out
+	if err := checkOutputDir("--out", dir); err != nil {
+		return err
+	}
 	if err := prepareDemoDir(dir); err != nil {
 		return err
 	}
@@ -148,7 +152,7 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 	}
 
 	w := cmd.OutOrStdout()
-	status := newStatusLine(cmd.ErrOrStderr())
+	status := newStatusLine(cmd.ErrOrStderr(), progressModeOf(cmd))
 	defer status.clear()
 	rep := &demo.Report{OK: true, Out: dir}
 	add := func(s demo.Step) {
@@ -289,7 +293,7 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 	status.clear()
 
 	if o.asJSON {
-		if err := writeJSON(w, rep); err != nil {
+		if err := writeResult(w, verdictOf(rep.OK, verdictOK), rep); err != nil {
 			return err
 		}
 	} else if err := printDemoVerdict(w, rep); err != nil {
@@ -302,7 +306,7 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 				failed = append(failed, s.Who+" "+firstWords(s.Command, 2))
 			}
 		}
-		return &exitErr{code: exitError, err: fmt.Errorf("demo: %d steps did not give the expected result: %s", len(failed), strings.Join(failed, "; "))}
+		return &exitErr{code: exitVerified, err: fmt.Errorf("demo: %d steps did not give the expected result: %s", len(failed), strings.Join(failed, "; "))}
 	}
 	return nil
 }
@@ -357,19 +361,30 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// statusLine shows what the demo is doing on one line of stderr, when
-// stderr is a terminal; otherwise it is silent.
-type statusLine struct{ w io.Writer }
+// statusLine shows what the demo is doing on stderr: on one line redrawn
+// in place on a terminal (progressBar), one line per step with --progress
+// elsewhere (progressLines), or not at all.
+type statusLine struct {
+	w     io.Writer
+	lines bool
+}
 
-func newStatusLine(w io.Writer) *statusLine {
-	if !isTerminal(w) {
-		return &statusLine{}
+func newStatusLine(w io.Writer, mode progressMode) *statusLine {
+	switch mode {
+	case progressBar:
+		return &statusLine{w: w}
+	case progressLines:
+		return &statusLine{w: w, lines: true}
 	}
-	return &statusLine{w: w}
+	return &statusLine{}
 }
 
 func (s *statusLine) show(msg string) {
 	if s.w == nil {
+		return
+	}
+	if s.lines {
+		fmt.Fprintf(s.w, "demo: %s\n", msg)
 		return
 	}
 	if len(msg) > 110 {
@@ -379,7 +394,7 @@ func (s *statusLine) show(msg string) {
 }
 
 func (s *statusLine) clear() {
-	if s.w != nil {
+	if s.w != nil && !s.lines {
 		fmt.Fprint(s.w, "\r\033[K")
 	}
 }

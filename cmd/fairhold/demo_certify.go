@@ -137,10 +137,17 @@ func demoCertifyOne(add func(demo.Step), sub func(string, ...string) subResult, 
 		what += " (the exact solution of Casino Hold'em over every deal takes about 20 s, once)"
 	}
 	res := sub(what, args...)
-	var p report.Predicate
-	if err := json.Unmarshal([]byte(res.stdout), &p); err != nil {
+	// certify --json prints the predicate with the command's verdict; the
+	// report's own is under "report_verdict".
+	var printed struct {
+		report.Predicate
+		ReportVerdict report.Verdict `json:"report_verdict"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &printed); err != nil {
 		return fail(strings.Join(args, " "), fmt.Sprintf("exit %d: %v %s", res.code, err, firstLine(res.stderr)))
 	}
+	p := printed.Predicate
+	p.Verdict = printed.ReportVerdict
 	cert.Judgement = demo.Judge(p, injected)
 	wantCode := exitOK
 	if cert.Expected != report.VerdictPass {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 )
 
@@ -49,6 +50,10 @@ func usageErrorf(format string, args ...any) error {
 var errVerificationFailed = &exitErr{code: exitVerified}
 
 // exitCode prints err (if any) to stderr and returns the exit code.
+//
+// A file that does not exist or cannot be opened for lack of permission is
+// an error of the environment, exit 1, in every command, even where the
+// command reports it as a usage error: the rule is enforced here, once.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
@@ -58,6 +63,9 @@ func exitCode(err error, stderr io.Writer) int {
 		if e.err != nil {
 			fmt.Fprintln(stderr, "fairhold:", e.err)
 		}
+		if e.code == exitUsage && isMissingFile(e.err) {
+			return exitError
+		}
 		return e.code
 	}
 	fmt.Fprintln(stderr, "fairhold:", err)
@@ -65,6 +73,12 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitError
+}
+
+// isMissingFile reports whether err is about a file that does not exist or
+// may not be opened.
+func isMissingFile(err error) bool {
+	return err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission))
 }
 
 // isCobraUsage recognises the errors cobra returns itself for an unknown

@@ -65,6 +65,10 @@ func TestGoldenJSON(t *testing.T) {
 		{name: "settle-casino", args: []string{"settle", "--profile", "casino-holdem", casino, "--json"}},
 		{name: "settle-double", args: []string{"settle", "--profile", "double-holdem", double, "--json"}},
 		{name: "simulate-list-faults", args: []string{"simulate", "--list-faults", "--json"}},
+		{name: "simulate", args: []string{"simulate", "--game", "casino-holdem", "--rounds", "50", "--seed", "3", "--format", "jsonl", "--out", "$DIR/day", "--json"}},
+		{name: "profile-check", args: []string{"profile", "check", "live-casino-holdem", "--json"}},
+		{name: "error-missing-file", args: []string{"settle", "$DIR/no-such-round.json", "--json"}, code: exitError},
+		{name: "error-usage", args: []string{"eval", "As", "Ks", "--json"}, code: exitUsage},
 		{name: "simulate-faults-jsonl", args: []string{"simulate", "--game", "casino-holdem", "--rounds", "400", "--part-rounds", "100",
 			"--seed", "4", "--format", "jsonl", "--out", "$DIR/day", "--faults", "part-missing,part-truncated,part-extra,balance-off-by-one:0.05"}, file: "day/faults.jsonl"},
 	}

@@ -79,7 +79,7 @@ func runKeysNew(cmd *cobra.Command, o keysNewOptions) error {
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		return writeJSON(w, kf)
+		return writeResult(w, verdictOK, kf)
 	}
 	_, err = fmt.Fprintf(w, "%s key pair written\nprivate key: %s (mode 0600, keep it secret)\npublic key:  %s\nkeyid:       %s\n",
 		kf.Algorithm, kf.PrivateKey, kf.PublicKey, kf.KeyID)

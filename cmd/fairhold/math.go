@@ -122,13 +122,19 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 		return usageError(err)
 	}
 
+	if o.strategyOut != "" {
+		if err := checkOutputFile("--strategy-out", o.strategyOut); err != nil {
+			return err
+		}
+	}
+
 	start := time.Now()
 	classes := exact.FlopClasses()
 	partial := o.maxFlops > 0 && o.maxFlops < len(classes)
 	if partial {
 		classes = classes[:o.maxFlops]
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "math "+game, int64(len(classes)))
+	bar := newProgress(cmd, "math "+game, int64(len(classes)))
 	sol, err := exact.Solve(cmd.Context(), g.qualifier, exact.Options{
 		Workers: o.workers, Flops: classes, Progress: func(n int) { bar.Add(int64(n)) },
 	})
@@ -149,7 +155,7 @@ func runMath(cmd *cobra.Command, game string, o *mathOptions) error {
 
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, rep); err != nil {
+		if err := writeResult(w, verdictOf(claimsResult(rep.Claims) == nil, verdictOK), rep); err != nil {
 			return err
 		}
 	} else {

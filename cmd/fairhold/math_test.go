@@ -281,13 +281,16 @@ func TestMathStrategy(t *testing.T) {
 
 	bad := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(bad, []byte("call if pair or better\ncall if pear\notherwise fold\n"), 0o600))
-	for _, tc := range []struct{ strategy, want string }{
-		{bad, `bad.txt: strategy: rule 2 (line 2, column 9): "pear": want a condition`},
-		{"no-such-strategy", "no such built-in strategy"},
-		{filepath.Join(dir, "missing.txt"), "missing.txt"},
+	for _, tc := range []struct {
+		strategy, want string
+		code           int
+	}{
+		{bad, `bad.txt: strategy: rule 2 (line 2, column 9): "pear": want a condition`, exitUsage},
+		{"no-such-strategy", "no such built-in strategy", exitUsage},
+		{filepath.Join(dir, "missing.txt"), "missing.txt", exitError}, // a missing file: exit 1
 	} {
 		out, stderr, code := runCLI("math", "casino-holdem", "--max-flop-classes", "1", "--strategy", tc.strategy)
-		assert.Equal(t, 2, code, tc.strategy)
+		assert.Equal(t, tc.code, code, tc.strategy)
 		assert.Empty(t, out)
 		assert.Contains(t, stderr, tc.want)
 	}

@@ -40,7 +40,7 @@ func newProfileShowCmd() *cobra.Command {
 				return usageError(err)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), profile.Identify(p))
+				return writeResult(cmd.OutOrStdout(), verdictOK, profile.Identify(p))
 			}
 			return printProfile(cmd.OutOrStdout(), p)
 		},
@@ -50,19 +50,29 @@ func newProfileShowCmd() *cobra.Command {
 }
 
 func newProfileCheckCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Validate a profile file; exit 2 with the offending field if it is invalid",
-		Args:  cobra.ExactArgs(1),
+		Long: `Validate a profile file (or a built-in name) and print its name, version, game
+and hash. An invalid profile exits 2 naming the offending field; a file that
+cannot be read exits 1.`,
+		Example: `  fairhold profile check my-table.json --json`,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := profile.Load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok %s version %d (%s) sha256 %s\n", p.Name, p.Version, p.Game, p.Hash())
-			return nil
+			if asJSON {
+				return writeResult(cmd.OutOrStdout(), verdictOK, profile.Identify(p))
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "ok %s version %d (%s) sha256 %s\n", p.Name, p.Version, p.Game, p.Hash())
+			return err
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: the hash and the profile")
+	return cmd
 }
 
 // printProfile writes the header and every setting as a dotted path and

@@ -34,6 +34,11 @@ type replayOptions struct {
 	heap       string
 	currencies []string
 	key        string
+
+	// Sharding (docs/sharding.md).
+	shard        string
+	shardFromEnv int
+	partOut      string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -74,16 +79,30 @@ AWS_ENDPOINT_URL, ...); an S3-compatible server's options go in the query:
 s3://logs/day?endpoint=http://127.0.0.1:9000&use_path_style=true
 (docs/scale-out.md).
 
-Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
+With --shard I/N --part-out PART, the replay checks only shard I (from 0) of N
+of the dataset's rounds files and writes PART for 'fairhold merge', which
+gives the summary and findings of the whole replay (docs/sharding.md).
+--shard auto/N, or --shard-from-env N, takes I from the environment:
+JOB_COMPLETION_INDEX (Kubernetes Indexed Job), AWS_BATCH_JOB_ARRAY_INDEX,
+SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN). Run every shard with the
+same PATH arguments and options.
+
+Exit codes: 0 no findings (a shard: its part written), 3 findings, 1 unreadable
+input, 2 usage.`,
 		Example: `  fairhold replay day/ --json
   fairhold replay day/ --workers 2 --findings findings.parquet
   fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2
-  fairhold replay day/ --manifest-key operator.pub.pem`,
+  fairhold replay day/ --manifest-key operator.pub.pem
+  fairhold replay day/ --shard 0/4 --part-out part-0.fhpart   # then: fairhold merge part-*.fhpart`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if done, err := replayExplain(cmd, args); done {
+				return err
+			}
 			return runReplay(cmd, args, o)
 		},
 	}
+	addReplayExplainFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.profile, "profile", "", "rules profile for every round: a built-in name or a JSON file (default: the profile each round names)")
 	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")
@@ -92,12 +111,19 @@ Exit codes: 0 no findings, 3 findings, 1 unreadable input, 2 usage.`,
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
 	f.StringArrayVar(&o.currencies, "currency", nil, "declare a currency's decimals, `CODE:DECIMALS` (repeatable), e.g. ETH:18")
 	f.StringVar(&o.key, "manifest-key", "", "require each dataset's manifest.json to be signed by the Ed25519 public key in `PUB.pem` (PEM PKIX)")
+	f.StringVar(&o.shard, "shard", "", "replay shard `I/N` only (I from 0; auto/N: I from the environment) and write --part-out for 'fairhold merge'")
+	f.IntVar(&o.shardFromEnv, "shard-from-env", 0, "replay shard I of `N`, I from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or SLURM_ARRAY_TASK_ID (as --shard auto/N)")
+	f.StringVar(&o.partOut, "part-out", "", "with --shard: write the shard's part to `PART`")
 	return cmd
 }
 
 func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if o.workers < 0 {
 		return usageErrorf("--workers %d: want 0 (the number of CPUs) or more", o.workers)
+	}
+	spec, sharded, err := shardSpec(o)
+	if err != nil {
+		return err
 	}
 	var declaredProfile *profile.Profile
 	if o.profile != "" {
@@ -110,6 +136,14 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if o.findings != "" {
 		if _, err := replayer.FindingsFormat(o.findings); err != nil {
 			return usageError(err)
+		}
+		if err := checkOutputFile("--findings", o.findings); err != nil {
+			return err
+		}
+	}
+	if o.heap != "" {
+		if err := checkOutputFile("--memprofile", o.heap); err != nil {
+			return err
 		}
 	}
 	declared := map[string]int{}
@@ -194,7 +228,10 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		defer hf.Abort()
 		opts.HeapProfile = hf
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "replay", ds.Rounds())
+	if sharded {
+		return runShard(cmd, ds, opts, spec, o, args)
+	}
+	bar := newProgress(cmd, "replay", ds.Rounds())
 	opts.Progress = bar.Add
 	sum, err := replayer.Replay(ds, opts)
 	bar.Done()
@@ -213,15 +250,29 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if sum.Rounds == 0 && len(ds.Damage()) > 0 {
-		for _, d := range ds.Damage() {
+	var damage []string
+	for _, d := range ds.Damage() {
+		damage = append(damage, d.Error())
+	}
+	return finishReplay(cmd, sum, damage, sample, o)
+}
+
+// finishReplay prints the summary of a replay, or of a merge of shards'
+// parts, and returns the command's result.
+func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sample []finding.Finding, o replayOptions) error {
+	if sum.Rounds == 0 && len(damage) > 0 {
+		for _, d := range damage {
 			fmt.Fprintln(cmd.ErrOrStderr(), "fairhold: replay:", d)
 		}
 		return &exitErr{code: exitError, err: errors.New("replay: no round could be read")}
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(w, sum); err != nil {
+		verdict := verdictOK
+		if sum.FindingsTotal() > 0 {
+			verdict = verdictFindings
+		}
+		if err := writeResult(w, verdict, sum); err != nil {
 			return err
 		}
 	} else {

@@ -131,7 +131,7 @@ func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) err
 // verified.
 func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
 	if asJSON {
-		if err := writeJSON(w, v); err != nil {
+		if err := writeResult(w, verdictOf(v.Verified, verdictVerified), v); err != nil {
 			return err
 		}
 	} else {
@@ -190,9 +190,18 @@ func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
 }
 
 type reportRenderOptions struct {
-	out   string
-	keys  []string
-	force bool
+	out    string
+	keys   []string
+	force  bool
+	asJSON bool
+}
+
+// reportRenderResult is the JSON of report render --json.
+type reportRenderResult struct {
+	Out                string         `json:"out"`
+	Pages              []string       `json:"pages"`
+	ReportVerdict      report.Verdict `json:"report_verdict"`
+	SignaturesVerified bool           `json:"signatures_verified"`
 }
 
 // The pages report render writes, as fairhold certify writes them beside
@@ -234,6 +243,7 @@ without --force), 1 an I/O error.`,
 	f.StringVar(&o.out, "out", "", "the directory to write the pages to (default: the report's directory)")
 	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several (default: no verification)")
 	f.BoolVar(&o.force, "force", false, "replace existing pages")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	return cmd
 }
 
@@ -248,7 +258,7 @@ func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) err
 		v, err := report.Verify(env, keys...)
 		switch {
 		case errors.Is(err, report.ErrSignature):
-			return printVerification(cmd.OutOrStdout(), v, false)
+			return printVerification(cmd.OutOrStdout(), v, o.asJSON)
 		case errors.Is(err, report.ErrDuplicateKey):
 			return usageErrorf("--key: %v", err)
 		case err != nil:
@@ -297,6 +307,12 @@ func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) err
 			return err
 		}
 	}
+	if o.asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, reportRenderResult{
+			Out: dir, Pages: []string{reportHTMLName, reportJUnitName, reportSummaryName},
+			ReportVerdict: st.Predicate.Verdict, SignaturesVerified: len(keys) > 0,
+		})
+	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "pages written to %s: %s, %s, %s (verdict %s; %s)\n",
 		dir, reportHTMLName, reportJUnitName, reportSummaryName, st.Predicate.Verdict, verified)
 	return err
@@ -309,6 +325,15 @@ type reportSignOptions struct {
 	at           string
 	requirements []string
 	force        bool
+	asJSON       bool
+}
+
+// reportSignResult is the JSON of report sign --json.
+type reportSignResult struct {
+	Out           string         `json:"out"`
+	Subjects      int            `json:"subjects"`
+	Signatures    int            `json:"signatures"`
+	ReportVerdict report.Verdict `json:"report_verdict"`
 }
 
 // newReportSignCmd is a hidden command that signs a minimal report of
@@ -334,6 +359,7 @@ tests and the examples of docs/report-format.md.`,
 	f.StringVar(&o.at, "time", "", "the signing time, RFC 3339 (default: now)")
 	f.StringArrayVar(&o.requirements, "requirement", nil, "a requirement ID:STATUS:TEXT; repeat for several")
 	f.BoolVar(&o.force, "force", false, "overwrite an existing report")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("key")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
@@ -398,6 +424,11 @@ func runReportSign(cmd *cobra.Command, names []string, o reportSignOptions) erro
 		return usageErrorf("--out: %v; refusing to overwrite (--force to replace it)", err)
 	} else if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, reportSignResult{
+			Out: o.out, Subjects: len(st.Subject), Signatures: len(env.Signatures), ReportVerdict: st.Predicate.Verdict,
+		})
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "report written: %s (%d subjects, %d signatures, verdict %s)\n",
 		o.out, len(st.Subject), len(env.Signatures), st.Predicate.Verdict)

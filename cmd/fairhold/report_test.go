@@ -105,10 +105,16 @@ func TestReportVerify(t *testing.T) {
 
 	out, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--json")
 	require.Equal(t, 0, code, stderr)
-	var v report.Verification
-	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	// The command's verdict first; the report's own under report_verdict.
+	var printed struct {
+		report.Verification
+		ReportVerdict report.Verdict `json:"report_verdict"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &printed))
+	v := printed.Verification
 	assert.True(t, v.Verified)
-	assert.Equal(t, report.VerdictIncomplete, v.Verdict)
+	assert.Equal(t, report.Verdict("verified"), v.Verdict)
+	assert.Equal(t, report.VerdictIncomplete, printed.ReportVerdict)
 	require.Len(t, v.Keys, 1)
 	assert.Equal(t, f.labPub, v.Keys[0].Key)
 	require.Len(t, v.Signatures, 2)

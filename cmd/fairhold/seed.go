@@ -81,7 +81,7 @@ links 1..N, one per line in 64 lowercase hex digits; round i uses link i.`,
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				return writeJSON(w, o)
+				return writeResult(w, verdictOK, o)
 			}
 			return writeSeedText(w, o)
 		},

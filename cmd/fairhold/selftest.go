@@ -137,7 +137,7 @@ func runSelftest(w io.Writer, opts *selftestOptions) error {
 	}
 
 	if opts.asJSON {
-		if err := writeJSON(w, rep); err != nil {
+		if err := writeResult(w, verdictOf(rep.OK, verdictOK), rep); err != nil {
 			return err
 		}
 	} else {

@@ -86,7 +86,7 @@ with the field or action that is wrong.`,
 				return fmt.Errorf("round %s: %w", name, err)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeResult(cmd.OutOrStdout(), verdictOK, out)
 			}
 			return printSettlement(cmd.OutOrStdout(), out, &r)
 		},

@@ -95,7 +95,6 @@ func TestSettleBadInput(t *testing.T) {
 		{"unknown field", []string{"settle", unknown}, `unknown field "shoe"`},
 		{"bad profile", []string{"settle", "--profile", "no-such", good}, "no such built-in profile"},
 		{"wrong game", []string{"settle", "--profile", "live-casino-holdem", good}, "game: \"casino-holdem\""},
-		{"missing file", []string{"settle", filepath.Join(dir, "none.json")}, "none.json"},
 		{"empty file", []string{"settle", empty}, "empty; want one JSON round"},
 		{"not an object", []string{"settle", array}, "got a JSON array, want an object"},
 	} {
@@ -106,4 +105,9 @@ func TestSettleBadInput(t *testing.T) {
 			assert.True(t, strings.Contains(stderr, c.want), "stderr %q lacks %q", stderr, c.want)
 		})
 	}
+	// A file that does not exist is an error of the environment (exit 1).
+	out, stderr, code := rulesRun("", "settle", filepath.Join(dir, "none.json"))
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "none.json")
 }

@@ -102,14 +102,34 @@ findings a replay must report.`,
 	f.StringVar(&o.key, "manifest-key", "", "sign the manifest with the Ed25519 private key in `PRIV.pem` (PEM PKCS #8), writing DIR/manifest.json.sig")
 	f.StringVar(&o.optimal, "optimal-strategy", "", "Casino Hold'em: a strategy `FILE` written by 'fairhold math --strategy-out' for the same profile; a quarter of the players follow it")
 	f.BoolVar(&o.listFaults, "list-faults", false, "list the fault catalogue and exit")
-	f.BoolVar(&o.asJSON, "json", false, "with --list-faults: print JSON")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// faultList is the JSON of simulate --list-faults --json.
+type faultList struct {
+	Faults []sim.CatalogueEntry `json:"faults"`
+}
+
+// simulateResult is the JSON of simulate --json.
+type simulateResult struct {
+	Game      string `json:"game"`
+	Profile   string `json:"profile"`
+	Rounds    int64  `json:"rounds"`
+	Seed      uint64 `json:"seed"`
+	Format    string `json:"format"`
+	Out       string `json:"out"`
+	Parts     int    `json:"parts"`
+	Manifest  string `json:"manifest"`
+	Signed    bool   `json:"signed"`
+	Faults    int    `json:"faults"`
+	FaultList string `json:"fault_list"`
 }
 
 func listFaults(cmd *cobra.Command, asJSON bool) error {
 	out := sim.Catalogue()
 	if asJSON {
-		return writeJSON(cmd.OutOrStdout(), out)
+		return writeResult(cmd.OutOrStdout(), verdictOK, faultList{Faults: out})
 	}
 	w := cmd.OutOrStdout()
 	for _, f := range out {
@@ -136,6 +156,9 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 		return usageErrorf("--row-group %d: want a positive number", o.rowGroup)
 	case o.partRounds <= 0:
 		return usageErrorf("--part-rounds %d: want a positive number", o.partRounds)
+	}
+	if err := checkOutputDir("--out", o.out); err != nil {
+		return err
 	}
 	faults, err := sim.ParseFaults(o.faults)
 	if err != nil {
@@ -186,7 +209,7 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 	} else {
 		w = roundlog.NewJSONLDatasetWriter(o.out, opts)
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "simulate", o.rounds)
+	bar := newProgress(cmd, "simulate", o.rounds)
 	// The simulator runs ahead of the writer on its own goroutine; the
 	// order of the rounds is kept, so the output does not depend on it.
 	batches := make(chan simBatch, 4)
@@ -239,6 +262,13 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 	n, err := writeFaultList(filepath.Join(o.out, faultsManifest), injected, df.removed, inj)
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, simulateResult{
+			Game: o.game, Profile: s.Profile().Name, Rounds: o.rounds, Seed: o.seed, Format: o.format, Out: o.out,
+			Parts: len(m.Parts), Manifest: filepath.Join(o.out, manifest.FileName), Signed: key != nil,
+			Faults: n, FaultList: filepath.Join(o.out, faultsManifest),
+		})
 	}
 	signed := ""
 	if key != nil {

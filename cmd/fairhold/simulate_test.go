@@ -25,8 +25,13 @@ import (
 func TestSimulateListFaults(t *testing.T) {
 	out, stderr, code := runCLI("simulate", "--list-faults", "--json")
 	require.Equal(t, 0, code, stderr)
-	var got []sim.CatalogueEntry
-	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	var list struct {
+		Verdict string               `json:"verdict"`
+		Faults  []sim.CatalogueEntry `json:"faults"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &list))
+	assert.Equal(t, "ok", list.Verdict)
+	got := list.Faults
 	require.Len(t, got, len(sim.Faults())+len(sim.DatasetFaults()))
 	kinds := map[string]int{}
 	for _, f := range got {
@@ -148,12 +153,15 @@ func TestSimulateUsageErrors(t *testing.T) {
 		{[]string{"--game", "double-holdem", "--rounds", "10", "--out", dir, "--players", "11"}, "players"},
 		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--part-rounds", "0"}, "--part-rounds"},
 		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--faults", "part-missing,part-altered"}, "need 2 parts"},
-		{[]string{"--game", "casino-holdem", "--rounds", "10", "--out", dir, "--manifest-key", filepath.Join(dir, "nope.pem")}, "--manifest-key"},
 	} {
 		_, stderr, code := runCLI(append([]string{"simulate"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, tc.args)
 	}
+	// A key file that does not exist is an error of the environment.
+	_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "10", "--out", dir, "--manifest-key", filepath.Join(dir, "nope.pem"))
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "--manifest-key")
 }
 
 // writeStrategy writes a whole strategy file (every state; decisions by

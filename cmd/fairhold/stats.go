@@ -106,7 +106,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if sch.Name() != scheme.FairholdV1Name {
 		small = 0 // only fairhold/v1 has a small-deck shuffle
 	}
-	bar := newProgress(cmd.ErrOrStderr(), "stats", int64(o.decks+4*small))
+	bar := newProgress(cmd, "stats", int64(o.decks+4*small))
 	cfg.Progress = bar.Add
 	rep, err := stats.Run(stats.SchemeSource{Scheme: sch, Seed: o.seed}, cfg)
 	bar.Done()
@@ -121,7 +121,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 func finishStats(cmd *cobra.Command, rep *stats.Report, o *statsOptions) error {
 	out := cmd.OutOrStdout()
 	if o.asJSON {
-		if err := writeJSON(out, rep); err != nil {
+		if err := writeResult(out, verdictOf(rep.Pass, verdictOK), rep); err != nil {
 			return err
 		}
 	} else if err := printStats(out, rep, o); err != nil {
@@ -143,7 +143,7 @@ func runStatsLog(cmd *cobra.Command, o *statsOptions) error {
 		return usageError(err)
 	}
 	defer ds.Close()
-	bar := newProgress(cmd.ErrOrStderr(), "stats", ds.Rounds())
+	bar := newProgress(cmd, "stats", ds.Rounds())
 	b := stats.NewLogBattery()
 	damage, err := ds.Scan(func(rec *roundlog.Record) error {
 		bar.Add(1)
@@ -292,7 +292,7 @@ func runStatsNIST(cmd *cobra.Command, o *statsNISTOptions) error {
 		return usageErrorf("--alpha %v: want a level in (0, 1)", o.alpha)
 	}
 	params := nist.DefaultParams()
-	bar := newProgress(cmd.ErrOrStderr(), "nist", int64(o.sequences))
+	bar := newProgress(cmd, "nist", int64(o.sequences))
 	var runs [][]nist.Result
 	var err error
 	source := "fairhold/v1 stream"
@@ -319,7 +319,7 @@ func runStatsNIST(cmd *cobra.Command, o *statsNISTOptions) error {
 		if err != nil {
 			return err
 		}
-		err = writeJSON(out, rep)
+		err = writeResult(out, verdictOf(pass, verdictOK), rep)
 		if err != nil {
 			return err
 		}

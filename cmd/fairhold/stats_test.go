@@ -70,12 +70,13 @@ func TestStatsUsage(t *testing.T) {
 		{"stats", "--alpha", "2"},
 		{"stats", "nist", "--bits", "1000"},
 		{"stats", "nist", "--sequences", "0"},
-		{"stats", "nist", "--ascii", "/nonexistent/file"},
 	} {
 		_, errOut, code := runCLI(args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
 		assert.NotEmpty(t, errOut, "%v", args)
 	}
+	_, errOut, code := runCLI("stats", "nist", "--ascii", "/nonexistent/file")
+	assert.Equal(t, exitError, code, "a missing input file: %s", errOut)
 }
 
 func TestStatsNISTSample(t *testing.T) {
@@ -155,5 +156,5 @@ func TestStatsFromLog(t *testing.T) {
 	_, errOut, code = runCLI("stats", "--from-log", path, "--decks", "6000")
 	assert.Equal(t, exitUsage, code, errOut)
 	_, errOut, code = runCLI("stats", "--from-log", filepath.Join(t.TempDir(), "missing.jsonl"))
-	assert.Equal(t, exitUsage, code, errOut)
+	assert.Equal(t, exitError, code, errOut)
 }

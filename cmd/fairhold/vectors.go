@@ -32,7 +32,15 @@ the certification suite compares every answer with the vector's expected result
 	return cmd
 }
 
+// vectorsResult is the JSON of vectors export --json and vectors answer
+// --json: how many files or answers were written, and where.
+type vectorsResult struct {
+	Written int    `json:"written"`
+	Out     string `json:"out"`
+}
+
 func newVectorsExportCmd() *cobra.Command {
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "export DIR",
 		Short: "Write the vectors' inputs, without the expected results",
@@ -47,13 +55,14 @@ Exit codes: 0 written, 2 usage (DIR not empty), 1 error.`,
 		Example: `  fairhold vectors export engine-inputs/`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVectorsExport(cmd, args[0])
+			return runVectorsExport(cmd, args[0], asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func runVectorsExport(cmd *cobra.Command, dir string) error {
+func runVectorsExport(cmd *cobra.Command, dir string, asJSON bool) error {
 	if err := newOrEmptyDir(dir); err != nil {
 		return err
 	}
@@ -70,6 +79,9 @@ func runVectorsExport(cmd *cobra.Command, dir string) error {
 		if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data, 0o644, false); err != nil {
 			return err
 		}
+	}
+	if asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, vectorsResult{Written: len(files), Out: dir})
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%d vector inputs written to %s (fairness/, rules/)\n", len(files), dir)
 	return err
@@ -92,8 +104,9 @@ func newOrEmptyDir(dir string) error {
 }
 
 type vectorsAnswerOptions struct {
-	out   string
-	force bool
+	out    string
+	force  bool
+	asJSON bool
 }
 
 func newVectorsAnswerCmd() *cobra.Command {
@@ -117,11 +130,18 @@ Exit codes: 0 written, 2 usage or a malformed input file (named), 1 error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "", "write the answers to this file")
 	f.BoolVar(&o.force, "force", false, "overwrite an existing answer file")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
 
 func runVectorsAnswer(cmd *cobra.Command, dir string, o vectorsAnswerOptions) error {
+	if err := checkOutputFile("--out", o.out); err != nil {
+		return err
+	}
+	if err := inputExists("vectors answer", dir); err != nil {
+		return err
+	}
 	fsys := os.DirFS(dir)
 	var answers []conformance.Answer
 	for _, kind := range []string{vectors.KindFairness, vectors.KindRules} {
@@ -154,6 +174,9 @@ func runVectorsAnswer(cmd *cobra.Command, dir string, o vectorsAnswerOptions) er
 		return usageErrorf("--out: %v; refusing to overwrite (--force to replace it)", err)
 	} else if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, vectorsResult{Written: len(answers), Out: o.out})
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%d answers written to %s\n", len(answers), o.out)
 	return err

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairhold/fairhold/fairness/chain"
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/fairness/seed"
@@ -15,15 +15,16 @@ import (
 )
 
 type verifyFlags struct {
-	round       roundFlags
-	commitment  string
-	committedAt string
-	anchor      string
-	steps       uint64
-	maxSteps    int
-	usedNonces  string
-	cards       string
-	asJSON      bool
+	round        roundFlags
+	commitment   string
+	committedAt  string
+	anchor       string
+	steps        uint64
+	maxSteps     int
+	usedNonces   string
+	cards        string
+	allowPartial bool
+	asJSON       bool
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -40,11 +41,20 @@ are given is run and reported:
   beacon-signature         the drand round's BLS signature verifies
   beacon-after-commitment  the drand round was published after --committed-at
   nonce-unused             the nonce is not among --used-nonces
-  cards                    --cards (in dealing order) equal the scheme's deal
+  cards                    --cards (in dealing order) equal the scheme's deal;
+                           a mismatch names the position and both cards, as in
+                           "river: Qd claimed, Qc dealt"
   no-repeated-cards        stake-compat: no card was drawn twice
 
-Exit codes: 0 every check passed, 3 a check failed, 2 malformed input (the
-message names the flag).`,
+--cards takes every notation of docs/cards.md ("As Kd", "as,kd", "AsKd10h",
+"A♠K♦"). Fewer cards than the round deals (--game, or --count) is a partial
+claim: the first positions are checked and the verdict is "partial", which
+exits 3 unless --allow-partial; more cards than the round deals is a usage
+error. The verdict is "verified", "partial" or "failed" ("verdict" in --json,
+docs/fairness.md section 19).
+
+Exit codes: 0 verified (or partial with --allow-partial), 3 a check failed
+or a partial claim, 2 malformed input (the message names the flag).`,
 		Example: `  fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
     --client-seed player-seed-1 --nonce 1 --game casino-holdem --json`,
@@ -60,12 +70,20 @@ message names the flag).`,
 	f.IntVar(&v.maxSteps, "chain-max-steps", check.DefaultMaxSteps, "bound on the search for the anchor, 1..10000000")
 	f.StringVar(&v.usedNonces, "used-nonces", "", "comma-separated nonces already used with this server seed")
 	f.StringVar(&v.cards, "cards", "", `the claimed cards in dealing order, e.g. "As Kd 7c ..."`)
+	f.BoolVar(&v.allowPartial, "allow-partial", false, "exit 0 for a partial claim (fewer --cards than the round deals) whose cards match")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON")
+	addVerifyLinkFlags(cmd)
 	return cmd
 }
 
 func runVerify(cmd *cobra.Command, v *verifyFlags) error {
+	if done, err := verifyLink(cmd); done {
+		return err
+	}
 	f := cmd.Flags()
+	if f.Changed("count") && v.round.count < 1 {
+		return usageErrorf("--count: %d cards, want at least 1", v.round.count)
+	}
 	if !f.Changed("game") && !f.Changed("count") {
 		// Without a game layout, the claimed cards say how many to deal;
 		// malformed input is reported by the parsing below.
@@ -88,9 +106,12 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		}
 	}
 	if v.committedAt != "" {
-		if c.CommittedAt, err = time.Parse(time.RFC3339, v.committedAt); err != nil {
-			return usageErrorf("--committed-at: want an RFC 3339 time such as 2026-01-02T15:04:05Z")
+		if c.CommittedAt, err = check.ParseTime(v.committedAt); err != nil {
+			return usageErrorf("--committed-at: %v", err)
 		}
+	}
+	if f.Changed("chain-steps") && v.steps == 0 {
+		return usageErrorf("--chain-steps: 0 steps, want 1..%d: a link is never its own anchor (leave --chain-steps out to search)", chain.MaxLength)
 	}
 	if v.anchor != "" {
 		if c.ChainAnchor, err = parseHexFlag("chain-anchor", v.anchor, seed.Size); err != nil {
@@ -107,12 +128,12 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 			c.UsedNonces = append(c.UsedNonces, n)
 		}
 	}
-	if v.cards != "" {
+	if f.Changed("cards") {
 		if c.Cards, err = parseClaimedCards(v.cards, p.scheme.Properties().WithReplacement); err != nil {
 			return err
 		}
 		if len(c.Cards) > c.Count {
-			return usageErrorf("--cards: %d cards, but the round deals %d", len(c.Cards), c.Count)
+			return usageErrorf("--cards: %d cards claimed, but the round deals %d", len(c.Cards), c.Count)
 		}
 	}
 	if c.Commitment == nil && c.ChainAnchor == nil && c.Beacon == nil && c.UsedNonces == nil && c.Cards == nil {
@@ -122,16 +143,12 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	if err != nil {
 		return malformedFlag(err)
 	}
-	out := check.Verdict{Verified: res.Verified, Scheme: p.scheme.Name(), Checks: res.Checks, Notes: p.scheme.Properties().Notes}
-	if res.Dealt != nil && c.Count > 0 {
-		cards, err := splitCards(p, res.Dealt)
-		if err != nil {
-			return err
-		}
-		out.Cards = &cards
+	out, err := check.NewVerdict(c, res)
+	if err != nil {
+		return err
 	}
 	if v.asJSON {
-		if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+		if err := writeResult(cmd.OutOrStdout(), verdictOf(out.Verified, verdictVerified), out); err != nil {
 			return err
 		}
 	} else {
@@ -146,38 +163,42 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		for _, n := range out.Notes {
 			fmt.Fprintf(&b, "note: %s\n", n)
 		}
-		if out.Verified {
+		switch out.Verdict {
+		case check.VerdictVerified:
 			b.WriteString("verified\n")
-		} else {
+		case check.VerdictPartial:
+			fmt.Fprintf(&b, "partial: %d of the %d cards claimed and checked (%s); not checked: %s\n",
+				out.Claimed, out.Count, strings.Join(out.CheckedPositions, "; "), strings.Join(out.UncheckedPositions, "; "))
+		default:
 			b.WriteString("NOT verified\n")
 		}
 		if _, err := fmt.Fprint(cmd.OutOrStdout(), b.String()); err != nil {
 			return err
 		}
 	}
-	if !out.Verified {
+	switch {
+	case out.Verdict == check.VerdictFailed:
 		return errVerificationFailed
+	case out.Verdict == check.VerdictPartial && !v.allowPartial:
+		return &exitErr{code: exitVerified, err: fmt.Errorf("partial claim: %d of the %d cards the round deals; --allow-partial accepts it", out.Claimed, out.Count)}
 	}
 	return nil
 }
 
-// parseClaimedCards parses a card list. A repeated card is malformed,
-// except for schemes that draw with replacement.
+// parseClaimedCards parses a card list in any notation of docs/cards.md. A
+// repeated card is malformed, except for schemes that draw with
+// replacement.
 func parseClaimedCards(s string, withReplacement bool) ([]uint8, error) {
-	var cs []card.Card
+	parse := card.ParseList
 	if withReplacement {
-		for _, f := range strings.Fields(strings.ReplaceAll(s, ",", " ")) {
-			c, err := card.Parse(f)
-			if err != nil {
-				return nil, usageErrorf("--cards: %v", err)
-			}
-			cs = append(cs, c)
-		}
-	} else {
-		var err error
-		if cs, err = card.ParseList(s); err != nil {
-			return nil, usageErrorf("--cards: %v", err)
-		}
+		parse = card.ParseSequence
+	}
+	cs, err := parse(s)
+	if err != nil {
+		return nil, usageErrorf("--cards: %v", err)
+	}
+	if len(cs) == 0 {
+		return nil, usageErrorf("--cards: no cards")
 	}
 	out := make([]uint8, len(cs))
 	for i, c := range cs {

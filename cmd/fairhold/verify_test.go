@@ -139,7 +139,7 @@ func TestVerifyMalformed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runCLI(verifyArgs(tt.extra...)...)
 			assert.Equal(t, 2, code, stderr)
-			assert.Empty(t, out)
+			assert.Contains(t, out, `"verdict": "error"`, "--json: the error as a JSON result")
 			assert.Contains(t, stderr, tt.want)
 		})
 	}
@@ -156,5 +156,188 @@ func TestVerifyMalformed(t *testing.T) {
 		_, stderr, code := runCLI(append(args, bad...)...)
 		assert.Equal(t, 2, code, "%v: %s", bad, stderr)
 		assert.Contains(t, stderr, bad[0])
+	}
+}
+
+// The worked example's cards: player 3s 8h, dealer 4h Th, flop Tc 4s 3d,
+// turn 5d, river Qc.
+const workedCards = "3s 8h 4h Th Tc 4s 3d 5d Qc"
+
+func TestVerifyPartial(t *testing.T) {
+	// Four of nine cards: partial, exit 3 unless --allow-partial.
+	out, stderr, code := runCLI(verifyArgs("--cards", "3s 8h 4h Th")...)
+	assert.Equal(t, exitVerified, code)
+	assert.Contains(t, stderr, "--allow-partial")
+	var o check.Verdict
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, "partial", o.Verdict)
+	assert.False(t, o.Verified)
+	assert.Equal(t, 4, o.Claimed)
+	assert.Equal(t, 9, o.Count)
+	assert.Equal(t, []string{"player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card"}, o.CheckedPositions)
+	assert.Equal(t, []string{"flop, first card", "flop, second card", "flop, third card", "turn", "river"}, o.UncheckedPositions)
+
+	out, stderr, code = runCLI(verifyArgs("--cards", "3s 8h 4h Th", "--allow-partial")...)
+	assert.Equal(t, 0, code, stderr)
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, "partial", o.Verdict)
+
+	// In text: the verdict line says partial, never "verified".
+	text := []string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--game", "casino-holdem"}
+	out, _, code = runCLI(append(text, "--cards", "3s 8h 4h Th")...)
+	assert.Equal(t, exitVerified, code)
+	assert.Contains(t, out, "partial: 4 of the 9 cards claimed and checked (player, first hole card; player, second hole card; dealer, first card; dealer, second card); not checked: flop, first card;")
+	assert.NotRegexp(t, `(?m)^verified$`, out)
+
+	// A partial claim with a wrong card fails (exit 3 even with --allow-partial).
+	out, _, code = runCLI(verifyArgs("--cards", "3s 8h Th 4h", "--allow-partial")...)
+	assert.Equal(t, exitVerified, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, "failed", o.Verdict)
+
+	// The whole round: verified.
+	out, _, code = runCLI(verifyArgs("--cards", workedCards)...)
+	assert.Equal(t, 0, code)
+	o = check.Verdict{}
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, "verified", o.Verdict)
+	assert.True(t, o.Verified)
+	assert.Nil(t, o.UncheckedPositions)
+	assert.Equal(t, "1", strings.Split(strings.Split(out, `"nonce": "`)[1], `"`)[0], "nonce as a decimal string")
+
+	// More cards than the round deals: usage error.
+	_, stderr, code = runCLI(verifyArgs("--cards", workedCards+" 2c")...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "10 cards claimed, but the round deals 9")
+	// With --count: a raw deal of 12 cards claimed 9: partial.
+	out, _, code = runCLI("verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--count", "12", "--cards", workedCards, "--json")
+	assert.Equal(t, exitVerified, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, []string{"card 10", "card 11", "card 12"}, o.UncheckedPositions)
+}
+
+func TestVerifyMismatchWords(t *testing.T) {
+	out, _, code := runCLI(verifyArgs("--cards", "3s 8h 4h Th Tc 4s 3d 5d Qd")...)
+	assert.Equal(t, exitVerified, code)
+	var o check.Verdict
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	assert.Equal(t, []check.Mismatch{{Position: "river", Claimed: "Qd", Dealt: "Qc"}}, o.Mismatches)
+	out, _, code = runCLI("verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--game", "casino-holdem",
+		"--cards", "3s 8h 4h Th Tc 4s 3d 5d Qd")
+	assert.Equal(t, exitVerified, code)
+	assert.Contains(t, out, "FAIL  cards                    river: Qd claimed, Qc dealt\n")
+	assert.Contains(t, out, "NOT verified\n")
+
+	// A live table: the box and the hole card.
+	live := []string{"verify", "--game", "live-casino-holdem", "--boxes", "3", "--server-seed", workedSeed, "--client-seed", "a", "--nonce", "7", "--json"}
+	dout, _, code := runCLI("deal", "--game", "live-casino-holdem", "--boxes", "3", "--server-seed", workedSeed, "--client-seed", "a", "--nonce", "7", "--json")
+	require.Equal(t, 0, code)
+	var d check.Dealt
+	require.NoError(t, json.Unmarshal([]byte(dout), &d))
+	claimed := []string{d.Cards.Boxes[0][0], d.Cards.Boxes[0][1], d.Cards.Boxes[1][1], d.Cards.Boxes[1][0]}
+	out, _, code = runCLI(append(live, "--cards", strings.Join(claimed, " "))...)
+	assert.Equal(t, exitVerified, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	require.Len(t, o.Mismatches, 2)
+	assert.Equal(t, "box 2, second hole card", o.Mismatches[1].Position)
+	assert.Equal(t, "box 2, first hole card", o.Mismatches[0].Position)
+	assert.NotContains(t, o.Checks[0].Detail, "position")
+
+	// Double Hold'em: the seat number. Seats 1,3,4,7 with the button on 4:
+	// seat 7 is dealt first.
+	dbl := []string{"--game", "double-holdem", "--seats", "1,3,4,7", "--button", "4", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "2", "--json"}
+	dout, _, code = runCLI(append([]string{"deal"}, dbl...)...)
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(dout), &d))
+	require.Equal(t, 7, d.Cards.Seats[0].Seat)
+	first := d.Cards.Seats[0].Cards
+	out, _, code = runCLI(append(append([]string{"verify"}, dbl...), "--cards", first[0]+" "+first[2]+" "+first[1])...)
+	assert.Equal(t, exitVerified, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	require.Len(t, o.Mismatches, 2)
+	assert.Equal(t, "seat 7, second hole card", o.Mismatches[0].Position)
+	assert.Equal(t, "seat 7, third hole card", o.Mismatches[1].Position)
+}
+
+// --cards takes every notation of docs/cards.md, for every scheme.
+func TestVerifyCardNotations(t *testing.T) {
+	for _, cards := range []string{
+		"3s8h4hThTc4s3d5dQc", "3s,8h,4h,Th,Tc,4s,3d,5d,Qc", "3S 8H 4H TH TC 4S 3D 5D QC", "3s 8h 4h 10h 10c 4s 3d 5d qc",
+		"3♠ 8♥ 4♥ T♥ T♣ 4♠ 3♦ 5♦ Q♣", "3♤8♡4♡10♡T♧4♤3♢5♢Q♧", "3s\t8h\n4h Th Tc 4s 3d 5d Qc",
+	} {
+		_, stderr, code := runCLI(verifyArgs("--cards", cards)...)
+		assert.Equal(t, 0, code, "%s: %s", cards, stderr)
+	}
+	stake := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json"}
+	for _, cards := range []string{"QdKs6dQh2h4s8h5d9c7h", "qd,ks,6d,qh,2h,4s,8h,5d,9c,7h", "Q♦K♠6♦Q♥2♥4♠8♥5♦9♣7♥", "QD KS 6D QH 2H 4S 8H 5D 9C 7H"} {
+		out, stderr, code := runCLI(append(stake, "--cards", cards)...)
+		require.Equal(t, 0, code, "%s: %s", cards, stderr)
+		var o check.Verdict
+		require.NoError(t, json.Unmarshal([]byte(out), &o))
+		assert.Equal(t, "verified", o.Verdict, cards)
+		assert.Equal(t, 10, o.Claimed, cards)
+	}
+	// With replacement a repeat is a claim like any other (here a wrong one),
+	// written together or apart.
+	for _, cards := range []string{"QdQd", "Qd Qd", "Q♦,qd"} {
+		out, stderr, code := runCLI(append(stake, "--count", "10", "--cards", cards)...)
+		require.Equal(t, exitVerified, code, "%s: %s", cards, stderr)
+		var o check.Verdict
+		require.NoError(t, json.Unmarshal([]byte(out), &o))
+		assert.Equal(t, []check.Mismatch{{Position: "card 2", Claimed: "Qd", Dealt: "Ks"}}, o.Mismatches, cards)
+	}
+}
+
+// The edges docs/fairness.md settles, as the CLI applies them.
+func TestVerifySettledEdges(t *testing.T) {
+	stake := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--nonce", "1", "--cards", "Qd"}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"chain steps 0", verifyArgs("--chain-anchor", workedCommitment, "--chain-steps", "0"), exitUsage, "--chain-steps: 0 steps"},
+		{"anchor as the seed", verifyArgs("--chain-anchor", workedSeed), exitVerified, ""},
+		{"count 0", []string{"verify", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1", "--count", "0", "--commitment", workedCommitment}, exitUsage, "--count"},
+		{"stake empty client seed", append(stake, "--client-seed", ""), exitUsage, "--client-seed"},
+		{"stake 257-byte client seed", append(stake, "--client-seed", strings.Repeat("x", 257)), exitUsage, "--client-seed"},
+		{"stake 256-byte client seed", append(stake, "--client-seed", strings.Repeat("x", 256), "--allow-partial"), exitVerified, ""},
+		{"stake two client seeds", append(stake, "--client-seed", "a", "--client-seed", "b"), exitUsage, "--client-seed"},
+		{"stake non-UTF-8 client seed", append(stake, "--client-seed", "a\xff"), exitUsage, "--client-seed"},
+		{"v1 non-UTF-8 client seed", []string{"verify", "--server-seed", workedSeed, "--client-seed", "a\xed\xa0\x80", "--nonce", "1", "--count", "1", "--cards", "As"}, exitUsage, "--client-seed"},
+		{"fraction before the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23.5Z"), 0, ""},
+		{"fraction after the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:24.001Z"), exitVerified, ""},
+		{"at the round's time", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T17:59:24+02:00"), exitVerified, ""},
+		{"comma fraction", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23,5Z"), exitUsage, "--committed-at"},
+		{"no zone", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23"), exitUsage, "--committed-at"},
+	}
+	dbl := func(seats, button string) []string {
+		a := []string{"verify", "--game", "double-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "2", "--commitment", workedCommitment, "--seats", seats}
+		if button != "" {
+			a = append(a, "--button", button)
+		}
+		return a
+	}
+	tests = append(tests, []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unsorted seats", dbl("4,1,7,3", "4"), exitUsage, "--seats: seat 1 listed after seat 4"},
+		{"no button", dbl("1,3,4,7", ""), exitUsage, "--button: no button seat"},
+		{"empty button seat", dbl("1,3,4,7", "2"), exitUsage, "--button: button seat 2 is not occupied"},
+		{"seats for casino", append(verifyArgs("--commitment", workedCommitment), "--seats", "1,2", "--button", "1"), exitUsage, "--seats/--button"},
+		{"sorted seats", dbl("1,3,4,7", "4"), 0, ""},
+	}...)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runCLI(tt.args...)
+			assert.Equal(t, tt.code, code, stderr)
+			if tt.want != "" {
+				assert.Contains(t, stderr, tt.want)
+			}
+		})
 	}
 }

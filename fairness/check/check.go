@@ -20,12 +20,14 @@ package check
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/fairhold/fairhold/fairness/beacon"
 	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/fairness/seed"
 )
@@ -65,20 +67,92 @@ type Claim struct {
 	Commitment  []byte    // published SHA-256 of the server seed
 	CommittedAt time.Time // when the commitment was published (for the beacon's time check)
 	ChainAnchor []byte    // chain anchor or last verified link
-	ChainSteps  uint64    // exact distance from the anchor; 0 = search up to MaxSteps
+	ChainSteps  uint64    // exact distance from the anchor, >= 1; 0 = not stated: search up to MaxSteps
 	MaxSteps    int       // bound for the search; 0 = DefaultMaxSteps
 	Beacon      *Beacon
 	UsedNonces  []uint64 // nonces already used with this server seed and client input
-	Cards       []uint8  // the claimed cards, a prefix of the deal, canonical indices
-	Count       int      // how many cards to deal (at least len(Cards))
+	// Cards are the claimed cards in dealing order, canonical indices: the
+	// first len(Cards) positions of the deal. Fewer than Count make a
+	// partial claim ([Result.Partial]); more are malformed.
+	Cards []uint8
+	// Count is how many cards the round deals; 0 deals none (nothing to
+	// compare Cards with, so Cards must then be empty too).
+	Count int
+	// Layout is the game's dealing order, nil for the raw sequence, and
+	// Seats the Double Hold'em seat numbers in dealing order: they only
+	// name the positions in the report ([layout.Position]). With a Layout,
+	// Count must be Layout.Count.
+	Layout *layout.Layout
+	Seats  []int
 }
+
+// Verdicts of a verification ([Result.Verdict]).
+const (
+	// VerdictVerified: every check passed, and the claimed cards (if any)
+	// cover every position the round deals.
+	VerdictVerified = "verified"
+	// VerdictPartial: every check passed, but the claimed cards cover only
+	// the first positions of the round.
+	VerdictPartial = "partial"
+	// VerdictFailed: a check failed.
+	VerdictFailed = "failed"
+)
 
 // Result is the outcome of [Run].
 type Result struct {
+	// Verified is true when every check run passed, a partial claim
+	// included; see [Result.Verdict].
 	Verified   bool    `json:"verified"`
 	Checks     []Item  `json:"checks"`
 	Dealt      []uint8 `json:"-"` // the cards the scheme deals (nil if not derivable)
 	Randomness []byte  `json:"-"` // the beacon randomness, if verified
+	// Partial is true when fewer cards were claimed than the round deals
+	// and the claimed ones could be compared with the deal.
+	Partial bool `json:"-"`
+	// Checked names the positions whose claimed card was compared with the
+	// deal, in dealing order ([layout.Position]); Unchecked the positions
+	// the round deals that the claim left out. Both are nil without
+	// claimed cards or when the cards could not be derived.
+	Checked   []string `json:"-"`
+	Unchecked []string `json:"-"`
+	// Mismatches are the claimed cards that differ from the deal, in
+	// dealing order.
+	Mismatches []Mismatch `json:"-"`
+}
+
+// Mismatch is a claimed card that differs from the dealt one.
+type Mismatch struct {
+	// Position names the position in words ([layout.Position]).
+	Position string `json:"position"`
+	// Claimed and Dealt are the cards by name ("Qd").
+	Claimed string `json:"claimed"`
+	Dealt   string `json:"dealt"`
+}
+
+// String gives the mismatch as "river: Qd claimed, Qc dealt".
+func (m Mismatch) String() string {
+	return m.Position + ": " + m.Claimed + " claimed, " + m.Dealt + " dealt"
+}
+
+// Verdict returns [VerdictFailed] when a check failed, [VerdictPartial]
+// when every check passed but the claim left positions out, and
+// [VerdictVerified] otherwise.
+func (r Result) Verdict() string {
+	switch {
+	case !r.Verified:
+		return VerdictFailed
+	case r.Partial:
+		return VerdictPartial
+	}
+	return VerdictVerified
+}
+
+// cardName is a card index's canonical name, "As" (docs/cards.md).
+func cardName(c uint8) string {
+	if c >= scheme.DeckSize {
+		return fmt.Sprintf("card index %d", c)
+	}
+	return string([]byte{"23456789TJQKA"[c/4], "cdhs"[c%4]})
 }
 
 // Item is one check's outcome.
@@ -95,8 +169,8 @@ var ErrMalformed = errors.New("malformed claim")
 // MalformedError names the malformed field of a claim and what is wrong
 // with it. Field is one of: scheme, server_seed, client_seeds, commitment,
 // chain_anchor, chain_steps, chain_max_steps, beacon, beacon_chain,
-// beacon_round, beacon_previous_signature, count,
-// cards.
+// beacon_round, beacon_previous_signature, count, claimed_cards (the names
+// of the vector fields, docs/fairness.md).
 type MalformedError struct {
 	Field  string
 	Reason string
@@ -131,8 +205,11 @@ func Run(c Claim) (Result, error) {
 	if c.Count < 0 {
 		return Result{}, malformed("count", "%d cards, want at least 0", c.Count)
 	}
-	if c.Count < len(c.Cards) {
-		c.Count = len(c.Cards)
+	if c.Layout != nil && c.Count != c.Layout.Count {
+		return Result{}, malformed("count", "%d cards, but %s deals %d", c.Count, c.Layout.Game, c.Layout.Count)
+	}
+	if len(c.Cards) > c.Count {
+		return Result{}, malformed("claimed_cards", "%d cards claimed, but the round deals %d", len(c.Cards), c.Count)
 	}
 	maxCount := scheme.DeckSize
 	if s.Properties().WithReplacement {
@@ -143,7 +220,7 @@ func Run(c Claim) (Result, error) {
 	}
 	for i, cd := range c.Cards {
 		if cd >= scheme.DeckSize {
-			return Result{}, malformed("cards", "card %d is index %d, want 0..51", i+1, cd)
+			return Result{}, malformed("claimed_cards", "card %d is index %d, want 0..51", i+1, cd)
 		}
 	}
 	if c.ChainAnchor != nil {
@@ -176,7 +253,11 @@ func Run(c Claim) (Result, error) {
 	}
 	if c.ChainAnchor != nil {
 		anchor := seed.Seed(c.ChainAnchor)
-		if c.ChainSteps > 0 {
+		if sd == anchor {
+			// Distance 0: the anchor is public, so revealing it proves
+			// nothing; it is never a round's link.
+			add(Chain, false, "the server seed is the anchor itself (distance 0): the anchor is public, so it is no round's link")
+		} else if c.ChainSteps > 0 {
 			if err := chain.VerifyAt(sd, anchor, c.ChainSteps); err != nil {
 				add(Chain, false, "%v", err)
 			} else {
@@ -223,7 +304,7 @@ func Run(c Claim) (Result, error) {
 			at := bc.RoundTime(b.Round)
 			ok := bc.PublishedAfter(b.Round, c.CommittedAt)
 			add(BeaconAfterCommitment, ok, "%s round %d published at %s, commitment at %s",
-				bc.Name, b.Round, at.Format(time.RFC3339), c.CommittedAt.UTC().Format(time.RFC3339))
+				bc.Name, b.Round, at.Format(time.RFC3339), c.CommittedAt.UTC().Format(time.RFC3339Nano))
 		}
 	}
 	if c.UsedNonces != nil {
@@ -239,21 +320,42 @@ func Run(c Claim) (Result, error) {
 			return Result{}, malformed("client_seeds", "%v", err)
 		}
 		r.Dealt = dealt
-		if c.Cards != nil {
-			if i := firstDiff(dealt, c.Cards); i >= 0 {
-				add(Cards, false, "position %d: claimed card %d, the scheme deals %d", i, c.Cards[i], dealt[i])
-			} else {
+		pos := func(i int) string { return layout.Position(c.Layout, c.Seats, i) }
+		if len(c.Cards) > 0 {
+			for i := range c.Count {
+				if i < len(c.Cards) {
+					r.Checked = append(r.Checked, pos(i))
+				} else {
+					r.Unchecked = append(r.Unchecked, pos(i))
+				}
+			}
+			r.Partial = len(c.Cards) < c.Count
+			var msgs []string
+			for i, cd := range c.Cards {
+				if dealt[i] != cd {
+					m := Mismatch{Position: pos(i), Claimed: cardName(cd), Dealt: cardName(dealt[i])}
+					r.Mismatches = append(r.Mismatches, m)
+					msgs = append(msgs, m.String())
+				}
+			}
+			switch {
+			case len(msgs) > 0:
+				add(Cards, false, "%s", strings.Join(msgs, "; "))
+			case r.Partial:
+				add(Cards, true, "%d of the %d cards claimed, and they equal the scheme's deal; not claimed: %s",
+					len(c.Cards), c.Count, strings.Join(r.Unchecked, "; "))
+			default:
 				add(Cards, true, "%d claimed cards equal the scheme's deal", len(c.Cards))
 			}
 		}
 		if s.Properties().WithReplacement {
 			if i, j := firstRepeat(dealt); i >= 0 {
-				add(NoRepeatedCards, false, "card %d is dealt at positions %d and %d (the scheme draws with replacement)", dealt[i], i, j)
+				add(NoRepeatedCards, false, "%s is dealt twice, %s and %s (the scheme draws with replacement)", cardName(dealt[i]), pos(i), pos(j))
 			} else {
 				add(NoRepeatedCards, true, "no card repeats in these %d cards, but the scheme draws with replacement and can repeat", len(dealt))
 			}
 		}
-	} else if !beaconOK && c.Cards != nil {
+	} else if !beaconOK && len(c.Cards) > 0 {
 		add(Cards, false, "not derivable: the beacon did not verify")
 	}
 	r.Randomness = randomness
@@ -262,15 +364,6 @@ func Run(c Claim) (Result, error) {
 		r.Verified = r.Verified && ch.OK
 	}
 	return r, nil
-}
-
-func firstDiff(dealt, claimed []uint8) int {
-	for i := range claimed {
-		if dealt[i] != claimed[i] {
-			return i
-		}
-	}
-	return -1
 }
 
 func firstRepeat(cs []uint8) (int, int) {
@@ -297,3 +390,26 @@ func (r Result) Failed() string {
 	}
 	return strings.Join(f, ", ")
 }
+
+// ParseTime parses a time as fairhold reads one (docs/fairness.md, "Times"):
+// RFC 3339 in the form YYYY-MM-DDTHH:MM:SS, optionally a fraction of 1 to
+// 9 digits after a full stop, then Z or an offset +HH:MM or -HH:MM (offset
+// hours 00..23). Upper-case T and Z only; no leap second (60), no comma
+// fraction, no other layout. The fraction is kept: the comparison with a
+// beacon round's whole-second time is exact.
+func ParseTime(s string) (time.Time, error) {
+	m := timeRE.FindStringSubmatch(s)
+	if m == nil {
+		return time.Time{}, fmt.Errorf("%q: want an RFC 3339 time such as 2026-01-02T15:04:05Z or 2026-01-02T16:04:05.25+01:00", s)
+	}
+	if m[1] != "" && m[1] > "23" {
+		return time.Time{}, fmt.Errorf("%q: offset hours %s, want 00..23", s, m[1])
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("not a valid date and time: %w", err)
+	}
+	return t, nil
+}
+
+var timeRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-]([0-9]{2}):[0-5][0-9])$`)

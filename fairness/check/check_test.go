@@ -2,18 +2,22 @@ package check
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/fairhold/fairhold/fairness/chain"
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func names(r Result) map[string]bool {
+func checkNames(r Result) map[string]bool {
 	m := map[string]bool{}
 	for _, c := range r.Checks {
 		m[c.Name] = c.OK
@@ -54,7 +58,7 @@ func TestRunChecks(t *testing.T) {
 			tt.edit(&c)
 			r, err := Run(c)
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, names(r))
+			assert.Equal(t, tt.want, checkNames(r))
 			ok := true
 			for _, v := range tt.want {
 				ok = ok && v
@@ -85,7 +89,9 @@ func TestRunMalformed(t *testing.T) {
 		{"commitment", func(c *Claim) { c.Commitment = []byte{1} }},
 		{"chain_anchor", func(c *Claim) { c.ChainAnchor = []byte{1} }},
 		{"count", func(c *Claim) { c.Count = 53 }},
-		{"cards", func(c *Claim) { c.Cards = []uint8{52} }},
+		{"claimed_cards", func(c *Claim) { c.Cards = []uint8{52} }},
+		{"claimed_cards", func(c *Claim) { c.Cards = make([]uint8, 10) }},
+		{"count", func(c *Claim) { l, _ := layout.For(layout.CasinoHoldem, 1); c.Layout, c.Count = &l, 8 }},
 		{"client_seeds", func(c *Claim) { c.ClientSeeds = nil }},
 		{"beacon_chain", func(c *Claim) { c.Beacon = &Beacon{Chain: "x", Round: 1, Signature: make([]byte, 48)} }},
 		{"count", func(c *Claim) { c.Count = -1 }},
@@ -115,6 +121,142 @@ func TestRunStakeRepeats(t *testing.T) {
 	seed := make([]byte, 32)
 	r, err := Run(Claim{Scheme: scheme.StakeCompatName, ServerSeed: seed, ClientSeeds: []string{"c"}, Count: 52})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]bool{NoRepeatedCards: false}, names(r), "52 draws with replacement repeat")
+	assert.Equal(t, map[string]bool{NoRepeatedCards: false}, checkNames(r), "52 draws with replacement repeat")
 	assert.False(t, r.Verified)
+}
+
+func TestRunPositionsInWords(t *testing.T) {
+	sd := make([]byte, 32)
+	l, err := layout.For(layout.CasinoHoldem, 1)
+	require.NoError(t, err)
+	base := Claim{Scheme: scheme.FairholdV1Name, ServerSeed: sd, ClientSeeds: []string{"c"}, Nonce: 1, Count: 9, Layout: &l}
+	dealt, err := scheme.FairholdV1{}.Deal(scheme.Input{ServerSeed: sd, ClientSeeds: []string{"c"}, Nonce: 1}, 9)
+	require.NoError(t, err)
+
+	// The river replaced by a card not dealt: the detail names the
+	// position and both cards, never an index.
+	c := base
+	c.Cards = slices.Clone(dealt)
+	other := uint8(0)
+	for slices.Contains(dealt, other) {
+		other++
+	}
+	c.Cards[8] = other
+	r, err := Run(c)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictFailed, r.Verdict())
+	want := Mismatch{Position: "river", Claimed: cardName(other), Dealt: cardName(dealt[8])}
+	assert.Equal(t, []Mismatch{want}, r.Mismatches)
+	assert.Equal(t, "river: "+cardName(other)+" claimed, "+cardName(dealt[8])+" dealt", r.Checks[0].Detail)
+
+	// Two cards exchanged: both positions, in dealing order.
+	c.Cards = slices.Clone(dealt)
+	c.Cards[1], c.Cards[2] = c.Cards[2], c.Cards[1]
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("player, second hole card: %s claimed, %s dealt; dealer, first card: %s claimed, %s dealt",
+		cardName(dealt[2]), cardName(dealt[1]), cardName(dealt[1]), cardName(dealt[2])), r.Checks[0].Detail)
+	assert.NotRegexp(t, `\bposition\b|\bindex\b`, r.Checks[0].Detail)
+
+	// A partial claim: every check passes, the verdict is partial and
+	// says which positions were checked.
+	c.Cards = dealt[:4]
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.True(t, r.Verified)
+	assert.True(t, r.Partial)
+	assert.Equal(t, VerdictPartial, r.Verdict())
+	assert.Equal(t, []string{"player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card"}, r.Checked)
+	assert.Equal(t, []string{"flop, first card", "flop, second card", "flop, third card", "turn", "river"}, r.Unchecked)
+	assert.Contains(t, r.Checks[0].Detail, "4 of the 9 cards")
+
+	// The whole round: verified.
+	c.Cards = dealt
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictVerified, r.Verdict())
+	assert.Nil(t, r.Unchecked)
+	assert.Len(t, r.Checked, 9)
+
+	// No card claim: no positions, and verified on the other checks.
+	c.Cards = nil
+	commit := sha256.Sum256(sd)
+	c.Commitment = commit[:]
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictVerified, r.Verdict())
+	assert.Nil(t, r.Checked)
+}
+
+func TestRunRepeatNamesPositions(t *testing.T) {
+	sd := make([]byte, 32)
+	r, err := Run(Claim{Scheme: scheme.StakeCompatName, ServerSeed: sd, ClientSeeds: []string{"c"}, Count: 52})
+	require.NoError(t, err)
+	require.False(t, r.Verified)
+	assert.Regexp(t, `^[2-9TJQKA][cdhs] is dealt twice, card [0-9]+ and card [0-9]+ \(`, r.Checks[0].Detail)
+}
+
+func TestRunChainDistanceZero(t *testing.T) {
+	sd := make([]byte, 32)
+	sd[0] = 1
+	for _, c := range []Claim{
+		{ChainAnchor: sd},                 // search
+		{ChainAnchor: sd, ChainSteps: 1},  // exact
+		{ChainAnchor: sd, MaxSteps: 1000}, // bounded search
+	} {
+		c.Scheme, c.ServerSeed, c.ClientSeeds = scheme.FairholdV1Name, sd, []string{"c"}
+		r, err := Run(c)
+		require.NoError(t, err)
+		assert.Equal(t, map[string]bool{Chain: false}, checkNames(r))
+		assert.Contains(t, r.Checks[0].Detail, "distance 0")
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	for in, want := range map[string]string{
+		"2023-08-23T15:59:00Z":           "2023-08-23T15:59:00Z",
+		"2023-08-23T15:59:23.5Z":         "2023-08-23T15:59:23.5Z",
+		"2023-08-23T15:59:23.123456789Z": "2023-08-23T15:59:23.123456789Z",
+		"2023-08-23T17:59:23.25+02:00":   "2023-08-23T15:59:23.25Z",
+		"2023-08-23T15:59:23-00:00":      "2023-08-23T15:59:23Z",
+	} {
+		got, err := ParseTime(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got.UTC().Format(time.RFC3339Nano), in)
+	}
+	for _, in := range []string{
+		"", "2023-08-23t15:59:00z", "2023-08-23 15:59:00Z", "2023-08-23T15:59:00", "2023-08-23T15:59Z",
+		"2023-08-23T15:59:00,5Z", "2023-08-23T15:59:00.Z", "2023-08-23T15:59:00.1234567891Z",
+		"2023-08-23T15:59:60Z", "2023-08-23T24:00:00Z", "2023-02-30T00:00:00Z", "2023-08-23T15:59:00+24:00",
+		"2023-08-23T15:59:00+0200", "2023-08-23T15:59:00.5", "1692806364",
+	} {
+		_, err := ParseTime(in)
+		assert.Error(t, err, in)
+	}
+}
+
+func TestNewVerdict(t *testing.T) {
+	sd := make([]byte, 32)
+	l, err := layout.For(layout.DoubleHoldem, 2)
+	require.NoError(t, err)
+	c := Claim{Scheme: scheme.FairholdV1Name, ServerSeed: sd, ClientSeeds: []string{"a", "b"}, Nonce: 1<<64 - 1, Count: l.Count, Layout: &l, Seats: []int{7, 3}}
+	dealt, err := scheme.FairholdV1{}.Deal(scheme.Input{ServerSeed: sd, ClientSeeds: c.ClientSeeds, Nonce: c.Nonce}, l.Count)
+	require.NoError(t, err)
+	c.Cards = slices.Clone(dealt[:5])
+	c.Cards[4] = dealt[5]
+	r, err := Run(c)
+	require.NoError(t, err)
+	v, err := NewVerdict(c, r)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictFailed, v.Verdict)
+	assert.False(t, v.Verified)
+	require.Len(t, v.Mismatches, 1)
+	assert.Equal(t, "seat 3, second hole card", v.Mismatches[0].Position)
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"verdict":"failed"`)
+	assert.Contains(t, string(b), `"nonce":"18446744073709551615"`)
+	assert.Contains(t, string(b), `"game":"double-holdem"`)
+	require.NotNil(t, v.Cards)
+	assert.Equal(t, 7, v.Cards.Seats[0].Seat)
 }

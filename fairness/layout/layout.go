@@ -144,6 +144,46 @@ func Split[T any](l Layout, dealt []T) (Cards[T], error) {
 	return c, nil
 }
 
+// TableError is a Double Hold'em table that [SeatOrder] rejects: Field is
+// "seats" or "button", the input at fault. It wraps [ErrGame].
+type TableError struct {
+	Field  string
+	Reason string
+}
+
+func (e *TableError) Error() string { return e.Field + ": " + e.Reason }
+
+// Unwrap returns [ErrGame].
+func (e *TableError) Unwrap() error { return ErrGame }
+
+// SeatOrder is [DealingOrder] for input that a verifier reads (flags,
+// vectors): the occupied seats must be listed in increasing seat-number
+// order, the order of the client seeds (docs/fairness.md, "Dealing
+// order"), and the button must be one of them. It rejects an unsorted or
+// repeated list, a seat outside 1..10 and fewer than 2 or more than 10
+// seats (Field "seats"), and a missing (0) or unoccupied button (Field
+// "button").
+func SeatOrder(seats []int, button int) ([]int, error) {
+	if len(seats) < MinSeats || len(seats) > MaxSeats {
+		return nil, &TableError{"seats", fmt.Sprintf("%d seated players, want %d..%d", len(seats), MinSeats, MaxSeats)}
+	}
+	for i, v := range seats {
+		if v < 1 || v > MaxSeats {
+			return nil, &TableError{"seats", fmt.Sprintf("seat %d, want 1..%d", v, MaxSeats)}
+		}
+		if i > 0 && seats[i-1] >= v {
+			return nil, &TableError{"seats", fmt.Sprintf("seat %d listed after seat %d: list each occupied seat once, in increasing order", v, seats[i-1])}
+		}
+	}
+	if button == 0 {
+		return nil, &TableError{"button", "no button seat: give the seat of the button, one of the occupied seats"}
+	}
+	if !slices.Contains(seats, button) {
+		return nil, &TableError{"button", fmt.Sprintf("button seat %d is not occupied", button)}
+	}
+	return DealingOrder(seats, button)
+}
+
 // DealingOrder returns the seat numbers of a Double Hold'em table in
 // dealing order: the first occupied seat to the left of the button
 // (the next higher seat number, wrapping to the lowest), clockwise, ending

@@ -101,3 +101,61 @@ func TestDealingOrder(t *testing.T) {
 		assert.ErrorIs(t, err, ErrGame, "%v/%d", bad.seats, bad.button)
 	}
 }
+
+// The position words are part of the spec (docs/fairness.md, "Naming
+// positions"): a JavaScript verifier prints the same.
+func TestPosition(t *testing.T) {
+	casino, _ := For(CasinoHoldem, 1)
+	assert.Equal(t, []string{
+		"player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card",
+		"flop, first card", "flop, second card", "flop, third card", "turn", "river",
+	}, Positions(&casino, nil, 9))
+	live, _ := For(LiveCasinoHoldem, 3)
+	assert.Equal(t, "box 2, second hole card", Position(&live, nil, 3))
+	assert.Equal(t, "box 3, first hole card", Position(&live, nil, 4))
+	assert.Equal(t, "dealer, first card", Position(&live, nil, 6))
+	assert.Equal(t, "river", Position(&live, nil, 12))
+	double, _ := For(DoubleHoldem, 4)
+	order, err := SeatOrder([]int{2, 5, 7, 9}, 5)
+	require.NoError(t, err)
+	assert.Equal(t, []int{7, 9, 2, 5}, order)
+	assert.Equal(t, "seat 7, first hole card", Position(&double, order, 0))
+	assert.Equal(t, "seat 9, third hole card", Position(&double, order, 5))
+	assert.Equal(t, "seat 5, second hole card", Position(&double, order, 10))
+	assert.Equal(t, "flop, first card", Position(&double, order, 12))
+	assert.Equal(t, "player 2, third hole card", Position(&double, nil, 5))
+	assert.Equal(t, "turn", Position(&double, order, 15))
+	// The raw sequence, and positions outside the layout.
+	assert.Equal(t, "card 7", Position(nil, nil, 6))
+	assert.Equal(t, "card 1", Position(nil, nil, 0))
+	assert.Equal(t, "card 10", Position(&casino, nil, 9))
+}
+
+func TestSeatOrderStrict(t *testing.T) {
+	for _, bad := range []struct {
+		seats  []int
+		button int
+		field  string
+	}{
+		{[]int{5, 2, 7}, 5, "seats"},
+		{[]int{2, 2, 7}, 2, "seats"},
+		{[]int{}, 1, "seats"},
+		{nil, 0, "seats"},
+		{[]int{3}, 3, "seats"},
+		{[]int{0, 3}, 3, "seats"},
+		{[]int{3, 11}, 3, "seats"},
+		{[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10}, 1, "seats"},
+		{[]int{2, 5}, 0, "button"},
+		{[]int{2, 5}, 3, "button"},
+		{[]int{2, 5}, -1, "button"},
+	} {
+		_, err := SeatOrder(bad.seats, bad.button)
+		var te *TableError
+		require.ErrorAs(t, err, &te, "%v/%d", bad.seats, bad.button)
+		assert.Equal(t, bad.field, te.Field, "%v/%d", bad.seats, bad.button)
+		assert.ErrorIs(t, err, ErrGame)
+	}
+	got, err := SeatOrder([]int{1, 2, 3}, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 3, 1}, got)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -159,6 +160,12 @@ func TestDealErrors(t *testing.T) {
 		{"stake two seeds", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{"x", "y"}}, 9},
 		{"stake beacon", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{"x"}, Beacon: seed}, 9},
 		{"stake short seed", StakeCompat{}, Input{ServerSeed: seed[:31], ClientSeeds: []string{"x"}}, 9},
+		{"stake no client seed", StakeCompat{}, Input{ServerSeed: seed}, 9},
+		{"stake empty client seed", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{""}}, 9},
+		{"stake 257-byte client seed", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{strings.Repeat("x", 257)}}, 9},
+		{"stake bad utf8", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{"ab\xff"}}, 9},
+		{"stake lone surrogate (WTF-8)", StakeCompat{}, Input{ServerSeed: seed, ClientSeeds: []string{"\xed\xa0\x80"}}, 9},
+		{"v1 lone surrogate (WTF-8)", FairholdV1{}, Input{ServerSeed: seed, ClientSeeds: []string{"\xed\xa0\x80"}}, 9},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +173,11 @@ func TestDealErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrInput)
 		})
+	}
+	// The limits' edges are accepted: 256 bytes, a colon.
+	for _, c := range []string{strings.Repeat("x", 256), "a:1", "ü"} {
+		_, err := StakeCompat{}.Deal(Input{ServerSeed: seed, ClientSeeds: []string{c}, Nonce: 1}, 9)
+		assert.NoError(t, err, c)
 	}
 }
 

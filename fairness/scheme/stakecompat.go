@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"strconv"
+	"unicode/utf8"
 )
 
 // StakeCompatName is the name of the compatibility scheme for the
@@ -20,7 +21,10 @@ const StakeCompatName = "stake-compat"
 //	block[r] = HMAC-SHA256(key = the server seed's 64 lowercase hex
 //	           characters as text, message = clientSeed ":" nonce ":" r)
 //
-// with nonce and r in decimal, r = 0, 1, 2, ... Every 4 bytes b0..b3 of the
+// with nonce and r in decimal, r = 0, 1, 2, ... It takes exactly one client
+// seed, of 1..[MaxClientSeedLen] bytes of valid UTF-8 (the limits of
+// fairhold/v1); colons in it are allowed (the last two fields of the
+// message are always the nonce and r). Every 4 bytes b0..b3 of the
 // blocks make a float f = b0/256 + b1/256^2 + b2/256^3 + b3/256^4, and a card
 // is CARDS[floor(f*52)] where CARDS is the operator's order 2d 2h 2s 2c 3d
 // ... Ad Ah As Ac. floor(f*52) is computed exactly in integers as
@@ -109,6 +113,11 @@ type stakeDealer struct {
 func (d *stakeDealer) Deal(dst []uint8, clientSeeds []string, nonce uint64, beacon []byte, n int) ([]uint8, error) {
 	if len(clientSeeds) != 1 {
 		return dst, inputErrorf("stake-compat takes exactly 1 client seed, got %d", len(clientSeeds))
+	}
+	if c := clientSeeds[0]; len(c) < 1 || len(c) > MaxClientSeedLen {
+		return dst, inputErrorf("client seed 1 is %d bytes, want 1..%d", len(c), MaxClientSeedLen)
+	} else if !utf8.ValidString(c) {
+		return dst, inputErrorf("client seed 1 is not valid UTF-8")
 	}
 	if beacon != nil {
 		return dst, inputErrorf("stake-compat does not mix in a beacon")

@@ -202,6 +202,20 @@ func Parse(s string) (Card, error) {
 // ParseList parses cards separated by spaces or commas, or written together
 // without separators ("AsKd"). Duplicates are rejected.
 func ParseList(s string) ([]Card, error) {
+	out, err := ParseSequence(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckDistinct(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ParseSequence parses a list in every notation [ParseList] accepts but
+// keeps repeated cards: the draws of a scheme that deals with replacement
+// ("QdQd7h" is three draws).
+func ParseSequence(s string) ([]Card, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
 	var out []Card
 	for _, f := range fields {
@@ -216,9 +230,6 @@ func ParseList(s string) ([]Card, error) {
 			}
 			out = append(out, c)
 		}
-	}
-	if err := CheckDistinct(out); err != nil {
-		return nil, err
 	}
 	return out, nil
 }

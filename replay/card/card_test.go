@@ -101,6 +101,25 @@ func TestParseList(t *testing.T) {
 	assert.Equal(t, New(Ace, Spades), de.Card)
 }
 
+// ParseSequence takes every notation ParseList takes, and keeps repeats.
+func TestParseSequence(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"QdQd7h", "Qd Qd 7h"},
+		{"10h,10h Th", "Th Th Th"},
+		{"A♠a♠AS", "As As As"},
+		{"As,Kd, 10h\t2c\n3d", "As Kd Th 2c 3d"},
+	} {
+		cs, err := ParseSequence(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, Format(cs), tc.in)
+	}
+	for _, in := range []string{"AsK", "As 1x", "Xs"} {
+		_, err := ParseSequence(in)
+		var pe *ParseError
+		assert.ErrorAs(t, err, &pe, in)
+	}
+}
+
 func TestParseN(t *testing.T) {
 	cs, err := ParseN("As Ks Qs", 3)
 	require.NoError(t, err)

@@ -150,6 +150,9 @@ func (c fairholdCmd) replay(t testing.TB, dir string, extra ...string) []finding
 		fs = append(fs, f)
 	}
 	assert.Equal(t, code == 3, len(fs) > 0, "exit code %d with %d findings", code, len(fs))
+	if shardAdversary {
+		c.requireShardedCLI(t, dir, out, b, code, extra...)
+	}
 	return fs
 }
 

@@ -456,7 +456,11 @@ func replayLog(t testing.TB, rs []round.Round, declared *profile.Profile) (*Summ
 	dir := filepath.Join(t.TempDir(), "day")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	writeJSONL(t, filepath.Join(dir, "part-00000.rounds.jsonl"), rs)
-	return replayFindings(t, dir, declared)
+	s, fs := replayFindings(t, dir, declared)
+	if shardAdversary {
+		requireShardedCheat(t, rs, declared, fs)
+	}
+	return s, fs
 }
 
 // newCodes are the codes of issue 15: the ones the detectors being

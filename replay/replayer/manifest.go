@@ -108,6 +108,12 @@ type datasetCheck struct {
 	hashed chan struct{}
 	stop   chan struct{}
 
+	// A merge's check (shard.go) has the dataset's files and which listed
+	// files exist from the parts, not from the file system.
+	merged  bool
+	files   []roundlog.DatasetFile
+	present map[string]bool
+
 	held spool
 }
 
@@ -117,41 +123,62 @@ type datasetCheck struct {
 // holds the replay's findings back while a manifest is checked).
 func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
 	c := &datasetCheck{ds: ds, src: datasetSource(ds), manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}}
-	if w, ok := ds.(interface{ Warnings() []string }); ok {
-		for _, s := range w.Warnings() {
-			sum.Warn(s)
-		}
-	}
-	var files []string
-	for _, dm := range c.manifests {
-		switch {
-		case dm.Err != nil:
-		case dm.Loaded == nil:
-			what := "no " + manifest.FileName
-			if st, err := c.src.Stat(dm.Path); err == nil && !st.IsDir() {
-				what = "a file given alone, not a dataset directory with a " + manifest.FileName
-			}
-			sum.Warn(fmt.Sprintf("%s: %s: the dataset's completeness (parts missing, added, altered or truncated) could not be checked", dm.Path, what))
-		default:
-			if dm.Loaded.Signed && !dm.Loaded.Verified {
-				sum.Warn(fmt.Sprintf("%s: %s is signed, but no key was given to verify it (--manifest-key): the signature was not checked", dm.Path, manifest.FileName))
-			} else if !dm.Loaded.Signed {
-				sum.Warn(fmt.Sprintf("%s: %s is not signed: it proves the dataset complete only as far as the manifest itself is trusted", dm.Path, manifest.FileName))
-			}
-			for _, p := range dm.Loaded.Manifest.Parts {
-				for _, f := range p.Files {
-					files = append(files, listedPath(dm.Path, f.Path))
-				}
-			}
-		}
+	for _, w := range datasetWarnings(ds, c.manifests) {
+		sum.Warn(w)
 	}
 	if !c.active() {
 		return c
 	}
+	files := listedFiles(c.manifests, nil)
 	c.hashes = make(map[string]fileHash, len(files))
 	c.hashed, c.stop = make(chan struct{}), make(chan struct{})
 	go c.hashFiles(files)
 	return c
+}
+
+// datasetWarnings are the warnings of what cannot be checked: the
+// dataset's own (an old layout), and its manifests'.
+func datasetWarnings(ds Dataset, manifests []DatasetManifest) []string {
+	var out []string
+	if w, ok := ds.(interface{ Warnings() []string }); ok {
+		out = append(out, w.Warnings()...)
+	}
+	for _, dm := range manifests {
+		switch {
+		case dm.Err != nil:
+		case dm.Loaded == nil:
+			what := "no " + manifest.FileName
+			if st, err := datasetSource(ds).Stat(dm.Path); err == nil && !st.IsDir() {
+				what = "a file given alone, not a dataset directory with a " + manifest.FileName
+			}
+			out = append(out, fmt.Sprintf("%s: %s: the dataset's completeness (parts missing, added, altered or truncated) could not be checked", dm.Path, what))
+		case dm.Loaded.Signed && !dm.Loaded.Verified:
+			out = append(out, fmt.Sprintf("%s: %s is signed, but no key was given to verify it (--manifest-key): the signature was not checked", dm.Path, manifest.FileName))
+		case !dm.Loaded.Signed:
+			out = append(out, fmt.Sprintf("%s: %s is not signed: it proves the dataset complete only as far as the manifest itself is trusted", dm.Path, manifest.FileName))
+		}
+	}
+	return out
+}
+
+// listedFiles returns the paths of the files the valid manifests list:
+// with keep, only those of the parts whose rounds file keep accepts.
+func listedFiles(manifests []DatasetManifest, keep func(roundsFile string) bool) []string {
+	var files []string
+	for _, dm := range manifests {
+		if dm.Err != nil || dm.Loaded == nil {
+			continue
+		}
+		for _, p := range dm.Loaded.Manifest.Parts {
+			if len(p.Files) == 0 || keep != nil && !keep(listedPath(dm.Path, p.Files[0].Path)) {
+				continue
+			}
+			for _, f := range p.Files {
+				files = append(files, listedPath(dm.Path, f.Path))
+			}
+		}
+	}
+	return files
 }
 
 // active reports whether there is a manifest to check (valid or not).
@@ -296,7 +323,10 @@ func (c *datasetCheck) close() {
 // compare returns the findings of every manifest.
 func (c *datasetCheck) compare() []finding.Finding {
 	var out []finding.Finding
-	files := datasetFiles(c.ds)
+	files := c.files
+	if !c.merged {
+		files = datasetFiles(c.ds)
+	}
 	rows := map[string]int64{} // the footers' rows of the dataset's files
 	for _, f := range files {
 		rows[f.Path] = f.Rows
@@ -337,7 +367,7 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 	for j, f := range p.Files {
 		path := listedPath(dir, f.Path)
 		listed[path] = true
-		if _, err := c.src.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if !c.exists(path) {
 			out = append(out, manifestFinding(finding.PartMissing, path, fmt.Sprintf("manifest.parts[%d].files[%d]", i, j),
 				fmt.Sprintf("%s (%d rows, %d bytes)", f.Path, f.Rows, f.Bytes), "absent", "part "+p.Name))
 			continue
@@ -380,6 +410,15 @@ func (c *datasetCheck) comparePart(out []finding.Finding, dir string, i int, p *
 		}
 	}
 	return out
+}
+
+// exists reports whether a listed file is there.
+func (c *datasetCheck) exists(path string) bool {
+	if c.merged {
+		return c.present[path]
+	}
+	_, err := c.src.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // truncation says how what the replay read of a part differs from what

@@ -98,6 +98,7 @@ type chunk struct {
 	text     int // bytes of the traces' round ids and of the findings' texts
 	last     bool
 	err      error
+	enc      []byte // a shard's encoding of the traces (audit.TraceEncoder)
 }
 
 // full reports whether the chunk is to be handed over before another
@@ -160,47 +161,105 @@ type streamer interface {
 }
 
 func replay(ds Dataset, opts Options) (*Summary, error) {
+	return run(ds, opts, nil)
+}
+
+// collector is the main goroutine's side of a replay: it takes the units'
+// chunks in unit order through the Ledger, the dataset check and the
+// summary, and writes their findings out. A merge of shards' parts
+// (Merge) drives one the same way.
+type collector struct {
+	sum    *Summary
+	ledger *audit.Ledger
+	check  *datasetCheck
+	opts   *Options
+	buf    []finding.Finding
+}
+
+// emit counts and writes findings in order.
+func (c *collector) emit(fs []finding.Finding) error {
+	for i := range fs {
+		c.sum.count(&fs[i])
+		if c.opts.Findings != nil {
+			if err := c.opts.Findings(&fs[i]); err != nil {
+				return fmt.Errorf("failed to write findings: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// take takes one chunk, in input order.
+func (c *collector) take(ck *chunk) error {
+	c.buf = append(c.buf[:0], ck.findings...)
+	c.check.observe(ck.traces)
+	c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
+	c.buf = c.sum.merge(ck.totals, ck.traces, c.buf)
+	sortFindings(c.buf)
+	if err := c.emit(c.buf); err != nil {
+		return err
+	}
+	c.sum.Rounds += ck.rounds
+	return nil
+}
+
+// finish adds the Ledger's warnings, and writes the void tests' findings
+// and the dataset check's.
+func (c *collector) finish() error {
+	for _, w := range c.ledger.Warnings() {
+		c.sum.Warn(w)
+	}
+	if err := c.emit(c.sum.finish(c.opts.Currencies)); err != nil {
+		return err
+	}
+	return c.check.finish()
+}
+
+// run replays ds; with sw, only the units of sw's shard, whose chunks go to
+// sw's part file instead of the Ledger (see shard.go).
+func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	units := ds.Units()
+	order := make([]int, 0, len(units))
+	for i := range units {
+		if sw == nil || sw.mine(i) {
+			order = append(order, i)
+		}
+	}
 	sum := newSummary()
 	ledger := audit.NewLedger()
 	var total int64
-	for _, u := range units {
-		total += max(u.Rounds, 0)
+	for _, i := range order {
+		total += max(units[i].Rounds, 0)
 	}
-	ledger.Reserve(total)
-	check := newDatasetCheck(ds, &opts, sum)
-	defer check.close()
-	opts.Findings = check.findings()
-	emit := func(fs []finding.Finding) error {
-		for i := range fs {
-			sum.count(&fs[i])
-			if opts.Findings != nil {
-				if err := opts.Findings(&fs[i]); err != nil {
-					return fmt.Errorf("failed to write findings: %w", err)
-				}
-			}
+	var check *datasetCheck
+	if sw == nil {
+		ledger.Reserve(total)
+		check = newDatasetCheck(ds, &opts, sum)
+		defer check.close()
+		opts.Findings = check.findings()
+	}
+	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if sw == nil {
+		// Files that could not be opened at all come first.
+		var pre []finding.Finding
+		for _, d := range ds.Damage() {
+			pre = append(pre, damageFinding(d))
 		}
-		return nil
-	}
-	// Files that could not be opened at all come first.
-	var pre []finding.Finding
-	for _, d := range ds.Damage() {
-		pre = append(pre, damageFinding(d))
-	}
-	sortFindings(pre)
-	if err := emit(pre); err != nil {
-		return nil, err
+		sortFindings(pre)
+		if err := col.emit(pre); err != nil {
+			return nil, err
+		}
 	}
 
 	// Workers take unit indices in order; results are collected in order
 	// through one channel per unit, a chunk at a time, with at most
 	// workers+1 units in flight.
 	results := make([]chan *chunk, len(units))
-	for i := range results {
+	for _, i := range order {
 		results[i] = make(chan *chunk, 1)
 	}
 	next := make(chan int)
@@ -220,14 +279,18 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			c := audit.NewChecker(opts.Config)
+			var enc *audit.TraceEncoder
+			if sw != nil {
+				enc = &audit.TraceEncoder{}
+			}
 			for i := range next {
-				checkUnit(ds, i, units[i], c, results[i], free, freeTotals, done)
+				checkUnit(ds, i, units[i], c, enc, results[i], free, freeTotals, done)
 			}
 		}()
 	}
 	go func() {
 		defer close(next)
-		for i := range units {
+		for _, i := range order {
 			select {
 			case window <- struct{}{}:
 			case <-done:
@@ -254,17 +317,20 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 		}
 		return nil
 	}
-	var buf []finding.Finding
-	for i := range units {
+	for k, i := range order {
 		for {
 			ck := <-results[i]
 			if ck.err != nil {
 				return nil, ck.err
 			}
-			buf = append(buf[:0], ck.findings...)
-			check.observe(ck.traces)
-			buf = ledger.ObserveAll(ck.traces, buf)
-			buf = sum.merge(ck.totals, ck.traces, buf)
+			if sw != nil {
+				if err := sw.write(i, ck); err != nil {
+					return nil, err
+				}
+				sum.Rounds += ck.rounds
+			} else if err := col.take(ck); err != nil {
+				return nil, err
+			}
 			select {
 			case freeTotals <- ck.totals:
 			default:
@@ -273,11 +339,6 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			case free <- ck.traces[:0]:
 			default:
 			}
-			sortFindings(buf)
-			if err := emit(buf); err != nil {
-				return nil, err
-			}
-			sum.Rounds += ck.rounds
 			if opts.Progress != nil {
 				opts.Progress(ck.rounds)
 			}
@@ -291,19 +352,16 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 			}
 		}
 		<-window
-		if !profiled && total == 0 && i == len(units)/2 {
+		if !profiled && total == 0 && k == len(order)/2 {
 			if err := heapProfile(); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, w := range ledger.Warnings() {
-		sum.Warn(w)
+	if sw != nil {
+		return sum, nil
 	}
-	if err := emit(sum.finish(opts.Currencies)); err != nil {
-		return nil, err
-	}
-	if err := check.finish(); err != nil {
+	if err := col.finish(); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -313,7 +371,7 @@ func replay(ds Dataset, opts Options) (*Summary, error) {
 // chunks, the last one marked. Trace storage is taken from free when there
 // is some. It returns early, without sending the rest, once done is
 // closed.
-func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- *chunk, free chan []audit.Trace, freeTotals chan *unitTotals, done <-chan struct{}) {
+func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.TraceEncoder, out chan<- *chunk, free chan []audit.Trace, freeTotals chan *unitTotals, done <-chan struct{}) {
 	left := u.Rounds // rounds not yet in a chunk, when known
 	newChunk := func() *chunk {
 		ck := &chunk{}
@@ -339,6 +397,10 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- 
 	}
 	ck := newChunk()
 	send := func(ck *chunk) bool {
+		if enc != nil {
+			ck.enc = append([]byte(nil), enc.Bytes()...)
+			enc.Reset()
+		}
 		select {
 		case out <- ck:
 			return true
@@ -373,6 +435,9 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, out chan<- 
 		ck.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, ck.findings)
 		t.OwnRoundID()
 		ck.findings = ck.totals.add(&rec.Round, c.IfPlayed(), t, ck.findings, nf)
+		if enc != nil {
+			enc.Add(&rec.Round, t)
+		}
 		if len(ck.findings) > nf {
 			ck.addFindings(nf)
 		}

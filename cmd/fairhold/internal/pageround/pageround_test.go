@@ -1,0 +1,80 @@
+package pageround
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairhold/fairhold/replay/round"
+)
+
+func TestFromRecordClaimsTheLoggedPrefix(t *testing.T) {
+	rec := &round.Round{
+		RoundID: "r1", Game: "live-casino-holdem", Profile: "live-casino-holdem",
+		Fairness: round.Fairness{Scheme: "fairhold/v1", ServerSeed: "aa", ClientSeeds: []string{"c"}, Nonce: 18446744073709551615, Commitment: "bb"},
+		// Box 4 before box 2: dealt in box order, box 2 first.
+		Boxes:  []round.Box{{Box: 4, Cards: []string{"Ah", "Kh"}}, {Box: 2, Cards: []string{"2c", "3c"}}},
+		Dealer: []string{"4d", "5d"},
+		Board:  []string{"6s", "7s", "8s"}, // a fold: three board cards logged
+	}
+	r, err := FromRecord(rec)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2c", "3c", "Ah", "Kh", "4d", "5d", "6s", "7s", "8s"}, r.Cards)
+	assert.Equal(t, 2, r.Hands)
+	assert.Equal(t, 11, r.Count)
+	assert.Equal(t, "18446744073709551615", r.Nonce, "the nonce as a decimal string, exactly")
+	assert.Equal(t, "bb", r.Commitment)
+	assert.Nil(t, r.Chain)
+	var back round.Round
+	require.NoError(t, json.Unmarshal(r.Round, &back))
+	assert.Empty(t, back.Fairness.ServerSeed, "the seeds travel once, in the link's own fields")
+	assert.Len(t, back.Boxes, 2)
+
+	// No dealer logged: the claim stops before it.
+	rec.Dealer = nil
+	r, err = FromRecord(rec)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2c", "3c", "Ah", "Kh"}, r.Cards)
+
+	// A hash chain's round: the commitment is the anchor, the index the distance.
+	rec.Fairness.ChainIndex = 7
+	r, err = FromRecord(rec)
+	require.NoError(t, err)
+	assert.Empty(t, r.Commitment)
+	require.NotNil(t, r.Chain)
+	steps, _ := ChainSteps(r.Chain)
+	require.NotNil(t, steps)
+	assert.Equal(t, uint64(7), *steps)
+	assert.Equal(t, "bb", r.Chain.Anchor)
+
+	// Double Hold'em: the seats in dealing order, from the left of the button.
+	dh := &round.Round{
+		RoundID: "d1", Game: "double-holdem",
+		Fairness: round.Fairness{Scheme: "fairhold/v1", ServerSeed: "aa", ClientSeeds: []string{"a", "b", "c"}},
+		Double: &round.DoubleHand{Button: 5, Seats: []round.Seat{
+			{Seat: 1, Cards: []string{"2c", "2d", "2h"}}, {Seat: 5, Cards: []string{"3c", "3d", "3h"}}, {Seat: 9, Cards: []string{"4c", "4d", "4h"}}}},
+	}
+	r, err = FromRecord(dh)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"4c", "4d", "4h", "2c", "2d", "2h", "3c", "3d", "3h"}, r.Cards, "seat 9 (left of the button) first, the button last; no board logged")
+	assert.Equal(t, []int{1, 5, 9}, r.Seats)
+	assert.Equal(t, 5, r.Button)
+	assert.Equal(t, 14, r.Count)
+
+	_, err = FromRecord(&round.Round{Game: "blackjack"})
+	assert.ErrorContains(t, err, "blackjack")
+}
+
+func TestParsePastesAVectorAsItIs(t *testing.T) {
+	r, err := Parse([]byte(`{"id":"x","description":"d","expect":"failure","failures":["cards"],"expected":{"cards":[]},
+		"scheme":"fairhold/v1","game":"casino-holdem","server_seed":"00","client_seeds":["c"],"nonce":"1"}`))
+	require.NoError(t, err)
+	assert.Equal(t, 1, r.Hands)
+	assert.Equal(t, 9, r.Count)
+	_, err = Parse([]byte(`{"scheme":"fairhold/v1","bets":[{"box":1,"ante":"100"}]}`))
+	assert.Error(t, err, "a bet's amount is an integer")
+	_, err = Parse([]byte(`[1]`))
+	assert.Error(t, err)
+}

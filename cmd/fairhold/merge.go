@@ -1,0 +1,237 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/replay/atomicfile"
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/currency"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/replayer"
+)
+
+// shardSpec reads --shard and --shard-from-env; sharded is false when
+// neither is given.
+func shardSpec(o replayOptions) (spec replayer.ShardSpec, sharded bool, err error) {
+	switch {
+	case o.shard != "" && o.shardFromEnv != 0:
+		return spec, false, usageErrorf("--shard and --shard-from-env: give one")
+	case o.shard != "":
+		spec, err = replayer.ParseShard(o.shard, os.Getenv)
+	case o.shardFromEnv != 0:
+		spec, err = replayer.ShardFromEnv(o.shardFromEnv, os.Getenv)
+	default:
+		if o.partOut != "" {
+			return spec, false, usageErrorf("--part-out needs --shard I/N or --shard-from-env N")
+		}
+		return spec, false, nil
+	}
+	if err != nil {
+		return spec, false, usageError(fmt.Errorf("--shard: %w", err))
+	}
+	switch {
+	case o.partOut == "":
+		return spec, false, usageErrorf("--shard: --part-out PART is needed (the shard's result, for 'fairhold merge')")
+	case checkOutputFile("--part-out", o.partOut) != nil:
+		return spec, false, checkOutputFile("--part-out", o.partOut)
+	case o.findings != "":
+		return spec, false, usageErrorf("--findings with --shard: the findings are written by 'fairhold merge --findings'")
+	case o.heap != "":
+		return spec, false, usageErrorf("--memprofile with --shard is not supported")
+	}
+	return spec, true, nil
+}
+
+// shardConfig describes the options that change a replay's results, for
+// the parts: the rules profile given (its file's SHA-256 for a file) and
+// the currencies declared.
+func shardConfig(o replayOptions) (string, []string) {
+	cfg := "profile=" + o.profile
+	if o.profile != "" {
+		if b, err := os.ReadFile(o.profile); err == nil {
+			s := sha256.Sum256(b)
+			cfg += " sha256=" + hex.EncodeToString(s[:])
+		}
+	}
+	cur := slices.Clone(o.currencies)
+	slices.Sort(cur)
+	return cfg, cur
+}
+
+// shardResult is what `replay --shard --json` prints.
+type shardResult struct {
+	Shard   string  `json:"shard"`
+	Units   int     `json:"units"`
+	Rounds  int64   `json:"rounds"`
+	Part    string  `json:"part"`
+	Seconds float64 `json:"seconds"`
+}
+
+func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, spec replayer.ShardSpec, o replayOptions, args []string) error {
+	af, err := atomicfile.Create(o.partOut)
+	if err != nil {
+		return fmt.Errorf("--part-out: %w", err)
+	}
+	defer af.Abort()
+	cfg, cur := shardConfig(o)
+	meta := replayer.PartMeta{Tool: version, Inputs: args, Config: cfg, Currencies: cur}
+	opts.Findings = nil
+	bar := newProgress(cmd, "replay "+spec.String(), 0)
+	opts.Progress = bar.Add
+	res, err := replayer.ReplayShard(ds, opts, spec, meta, af)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	if err := af.Commit(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", o.partOut, err)
+	}
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		return writeResult(w, verdictOK, shardResult{Shard: spec.String(), Units: res.Units, Rounds: res.Rounds, Part: o.partOut, Seconds: res.Seconds})
+	}
+	fmt.Fprintf(w, "shard %s: %d units, %d rounds (%.1f s); part written to %s (merge every shard's part with 'fairhold merge')\n",
+		spec, res.Units, res.Rounds, res.Seconds, o.partOut)
+	return nil
+}
+
+type mergeOptions struct {
+	asJSON   bool
+	findings string
+	manifest string
+}
+
+func newMergeCmd() *cobra.Command {
+	var o mergeOptions
+	cmd := &cobra.Command{
+		Use:   "merge PART...",
+		Short: "Merge the parts of a sharded replay into the replay's summary and findings",
+		Long: `Merge the parts written by 'fairhold replay --shard I/N --part-out PART', one per
+shard, into the summary and findings of the whole replay: the same summary and the
+same findings file, byte for byte, as an unsharded 'fairhold replay' of the same
+dataset with the same options (the summary's "seconds" apart). See docs/sharding.md.
+
+The parts must cover the dataset exactly once: one part for each shard 0..N-1, all
+written by the same fairhold version and options over the same dataset (the same
+manifest and files, each listed file hashed by its shard). A part missing or given
+twice, a part of another dataset or manifest, or of another run, is an error naming
+it (exit 3). With --manifest, a part whose dataset's manifest.json is not that file
+is stale (exit 3). A file that is not a part, or whose bytes do not match its digest
+(truncated or altered), exits 2; a part that cannot be read, 1.
+
+Exit codes: 0 no findings, 3 findings or parts not covering the dataset exactly
+once, 1 unreadable part, 2 usage or malformed part.`,
+		Example: `  fairhold merge part-*.fhpart --json --findings findings.parquet
+  fairhold merge parts/*.fhpart --manifest day/manifest.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(cmd, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
+	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	f.StringVar(&o.manifest, "manifest", "", "the dataset's manifest.json now: a part that read another is stale")
+	return cmd
+}
+
+func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
+	if o.findings != "" {
+		if _, err := replayer.FindingsFormat(o.findings); err != nil {
+			return usageError(err)
+		}
+		if err := checkOutputFile("--findings", o.findings); err != nil {
+			return err
+		}
+	}
+	var chk replayer.MergeCheck
+	if o.manifest != "" {
+		b, err := os.ReadFile(o.manifest)
+		if err != nil {
+			return fmt.Errorf("--manifest: %w", err)
+		}
+		s := sha256.Sum256(b)
+		chk.ManifestSHA256 = hex.EncodeToString(s[:])
+	}
+	ps, err := replayer.OpenParts(args, chk)
+	if err != nil {
+		var pe *replayer.PartError
+		var ce *replayer.CoverageError
+		switch {
+		case errors.As(err, &ce):
+			return &exitErr{code: exitVerified, err: fmt.Errorf("merge: %w", err)}
+		case errors.As(err, &pe):
+			return usageError(fmt.Errorf("merge: %w", err))
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("merge: %w", err)
+		}
+		return fmt.Errorf("merge: cannot read a part: %w", err)
+	}
+	defer ps.Close()
+	hd := ps.Header()
+	declared := map[string]int{}
+	for _, c := range hd.Currencies {
+		code, d, err := currency.ParseDeclaration(c)
+		if err != nil {
+			return usageError(fmt.Errorf("merge: the parts' --currency: %w", err))
+		}
+		declared[code] = d
+	}
+	currencies, err := currency.NewTable(declared)
+	if err != nil {
+		return usageError(fmt.Errorf("merge: the parts' --currency: %w", err))
+	}
+	var fw *replayer.FindingsWriter
+	if o.findings != "" {
+		if fw, err = replayer.CreateFindings(o.findings); err != nil {
+			return err
+		}
+	}
+	const sampleMax = 20
+	var sample []finding.Finding
+	opts := replayer.Options{
+		Config:     &audit.Config{},
+		Currencies: currencies,
+		Findings: func(f *finding.Finding) error {
+			if len(sample) < sampleMax {
+				sample = append(sample, *f)
+			}
+			if fw != nil {
+				return fw.Write(f)
+			}
+			return nil
+		},
+	}
+	bar := newProgress(cmd, "merge", ps.Rounds())
+	opts.Progress = bar.Add
+	sum, err := ps.Merge(opts)
+	bar.Done()
+	if fw != nil {
+		if err != nil {
+			fw.Abort()
+		} else if cerr := fw.Close(); cerr != nil {
+			err = fmt.Errorf("failed to write %s: %w", o.findings, cerr)
+		}
+	}
+	if err != nil {
+		var pe *replayer.PartError
+		if errors.As(err, &pe) {
+			return usageError(fmt.Errorf("merge: %w", err))
+		}
+		return err
+	}
+	var damage []string
+	for _, d := range hd.Dataset.Damage {
+		damage = append(damage, strings.TrimSpace(d.File+": "+d.Detail))
+	}
+	return finishReplay(cmd, sum, damage, sample, replayOptions{asJSON: o.asJSON, findings: o.findings})
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
+	"github.com/fairhold/fairhold/replay/card"
+	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/vectors"
+)
+
+// Links to the players' verifier page (docs/verifier-page.md, "Links"):
+// `fairhold verify --link` and `fairhold replay --explain ROUND_ID` print a
+// URL of the page whose fragment carries the round.
+
+// defaultPageURL is where `fairhold serve` serves the page by default.
+const defaultPageURL = "http://127.0.0.1:8080/"
+
+// addVerifyLinkFlags adds --link and --page-url to verify.
+func addVerifyLinkFlags(cmd *cobra.Command) {
+	cmd.Flags().Bool("link", false, "print a link to the verifier page that checks this round (docs/verifier-page.md) instead of verifying")
+	cmd.Flags().String("page-url", defaultPageURL, "with --link: the verifier page's address (fairhold serve's, or a saved copy's file:// URL)")
+}
+
+// verifyLink prints the page link of verify's flags when --link is given;
+// done is true when it did.
+func verifyLink(cmd *cobra.Command) (done bool, err error) {
+	f := cmd.Flags()
+	if on, _ := f.GetBool("link"); !on {
+		return false, nil
+	}
+	str := func(name string) string {
+		if fl := f.Lookup(name); fl != nil {
+			return fl.Value.String()
+		}
+		return ""
+	}
+	seeds, _ := f.GetStringArray("client-seed")
+	r := pageround.Round{
+		Scheme: str("scheme"), Game: str("game"), ServerSeed: str("server-seed"), ClientSeeds: seeds,
+		Nonce: str("nonce"), Commitment: str("commitment"), CommittedAt: str("committed-at"),
+	}
+	atoi := func(name string) (int, error) {
+		n, err := strconv.Atoi(str(name))
+		if err != nil {
+			return 0, usageErrorf("--%s: %v", name, err)
+		}
+		return n, nil
+	}
+	switch r.Game {
+	case "":
+		if r.Count, err = atoi("count"); err != nil {
+			return true, err
+		}
+	case "live-casino-holdem":
+		if r.Hands, err = atoi("boxes"); err != nil {
+			return true, err
+		}
+	case "double-holdem":
+		seats, err := parseSeats(str("seats"))
+		if err != nil {
+			return true, err
+		}
+		r.Seats = seats
+		if r.Button, err = atoi("button"); err != nil {
+			return true, err
+		}
+	}
+	if a := str("chain-anchor"); a != "" {
+		var steps *uint64
+		if f.Changed("chain-steps") {
+			n, _ := f.GetUint64("chain-steps")
+			steps = &n
+		}
+		maxSteps := 0
+		if f.Changed("chain-max-steps") {
+			maxSteps, _ = f.GetInt("chain-max-steps")
+		}
+		r.Chain = pageround.ChainClaim(a, steps, maxSteps)
+	}
+	if sig := str("beacon-signature"); sig != "" || f.Changed("beacon-round") {
+		rd, _ := f.GetUint64("beacon-round")
+		r.Beacon = &vectors.BeaconClaim{Chain: str("beacon-chain"), Round: rd, Signature: sig, PreviousSignature: str("beacon-previous-signature")}
+	}
+	if u := str("used-nonces"); u != "" {
+		for _, s := range strings.Split(u, ",") {
+			r.UsedNonces = append(r.UsedNonces, strings.TrimSpace(s))
+		}
+	}
+	if cs := str("cards"); cs != "" {
+		if r.Cards, err = cardNamesOf(cs); err != nil {
+			return true, err
+		}
+	}
+	return true, printPageLink(cmd.OutOrStdout(), str("page-url"), r)
+}
+
+// cardNamesOf parses a card list in any notation of docs/cards.md into
+// canonical names; a repeated card is kept (stake-compat deals with
+// replacement; the page reports it).
+func cardNamesOf(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(s)) {
+		cs, err := card.ParseList(f)
+		if err != nil {
+			return nil, usageErrorf("--cards: %v", err)
+		}
+		out = append(out, card.Strings(cs)...)
+	}
+	return out, nil
+}
+
+// printPageLink checks that the page can read r and prints its link.
+func printPageLink(w io.Writer, base string, r pageround.Round) error {
+	if v := pageround.Verify(r); v.Result == "error" {
+		return usageErrorf("the round cannot be checked: %s", v.Error)
+	}
+	link, err := pageround.Link(base, r)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, link)
+	return err
+}
+
+// addReplayExplainFlags adds --explain and --page-url to replay.
+func addReplayExplainFlags(cmd *cobra.Command) {
+	cmd.Flags().String("explain", "", "print a link to the verifier page that checks round ROUND_ID of the logs (docs/verifier-page.md) instead of replaying")
+	cmd.Flags().String("page-url", defaultPageURL, "with --explain: the verifier page's address")
+}
+
+// replayExplain prints the page link of the logged round --explain names;
+// done is true when --explain was given.
+func replayExplain(cmd *cobra.Command, paths []string) (done bool, err error) {
+	id, _ := cmd.Flags().GetString("explain")
+	if id == "" {
+		return false, nil
+	}
+	base, _ := cmd.Flags().GetString("page-url")
+	ds, err := roundlog.Open(paths...)
+	if err != nil {
+		return true, err
+	}
+	errFound := errors.New("found")
+	var rec *roundlog.Record
+	for i := range ds.Units() {
+		_, err := ds.ReadUnit(i, func(r *roundlog.Record) error {
+			if r.Round.RoundID == id {
+				c := *r
+				rec = &c
+				return errFound
+			}
+			return nil
+		})
+		if errors.Is(err, errFound) {
+			break
+		}
+		if err != nil {
+			return true, err
+		}
+	}
+	if rec == nil {
+		return true, usageErrorf("--explain: no round %q in %s", id, strings.Join(paths, " "))
+	}
+	r, err := pageround.FromRecord(&rec.Round)
+	if err != nil {
+		return true, usageErrorf("--explain: %s row %d: %v", rec.File, rec.Row, err)
+	}
+	return true, printPageLink(cmd.OutOrStdout(), base, r)
+}

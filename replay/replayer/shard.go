@@ -1,0 +1,1386 @@
+package replayer
+
+// Sharded replay (docs/sharding.md). A shard checks the rounds of the
+// rounds files assigned to it (Assign) exactly as an unsharded replay's
+// workers do, and writes, instead of feeding the Ledger, every chunk the
+// main goroutine would have taken (the traces, encoded by
+// audit.TraceEncoder, the per-round findings, the totals) to its part
+// file, with the digests of the dataset's files it owns. Merge takes the
+// parts' chunks in the dataset's unit order through the one collector an
+// unsharded replay uses: the Ledger, the dataset check and the summary see
+// the same chunks in the same order, so the findings and the summary are
+// the same bytes whatever the number of shards.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/internal/regularfile"
+	"github.com/fairhold/fairhold/replay/manifest"
+	"github.com/fairhold/fairhold/replay/roundlog"
+)
+
+// PartFormat and PartVersion identify a part file.
+const (
+	PartFormat  = "fairhold-replay-part"
+	PartVersion = 1
+	partMagic   = "FHPART1\n"
+)
+
+// ShardSpec is shard Index of Count (0 <= Index < Count).
+type ShardSpec struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+func (s ShardSpec) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ShardIndexVars are the environment variables a scheduler gives an array
+// task's index in, in the order they are looked up: Kubernetes Indexed
+// Jobs, AWS Batch array jobs, Slurm job arrays.
+var ShardIndexVars = []string{"JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID"}
+
+// MaxShards bounds the number of shards.
+const MaxShards = 100000
+
+// ParseShard reads "I/N", or "auto/N" with the index from the first of
+// [ShardIndexVars] that getenv gives (Slurm's less SLURM_ARRAY_TASK_MIN,
+// when set, so that an array 1-N is shards 0..N-1).
+func ParseShard(s string, getenv func(string) string) (ShardSpec, error) {
+	i, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return ShardSpec{}, fmt.Errorf("%q: want I/N (shard I of N, from 0) or auto/N", s)
+	}
+	count, err := strconv.Atoi(n)
+	if err != nil || count < 1 || count > MaxShards {
+		return ShardSpec{}, fmt.Errorf("%q: the number of shards must be 1..%d", s, MaxShards)
+	}
+	if i == "auto" {
+		return ShardFromEnv(count, getenv)
+	}
+	index, err := strconv.Atoi(i)
+	if err != nil || index < 0 || index >= count {
+		return ShardSpec{}, fmt.Errorf("%q: the shard index must be 0..%d", s, count-1)
+	}
+	return ShardSpec{index, count}, nil
+}
+
+// ShardFromEnv returns shard I of count, I from the environment (see
+// [ParseShard]).
+func ShardFromEnv(count int, getenv func(string) string) (ShardSpec, error) {
+	if count < 1 || count > MaxShards {
+		return ShardSpec{}, fmt.Errorf("the number of shards must be 1..%d, not %d", MaxShards, count)
+	}
+	for _, v := range ShardIndexVars {
+		x := getenv(v)
+		if x == "" {
+			continue
+		}
+		index, err := strconv.Atoi(x)
+		if err != nil {
+			return ShardSpec{}, fmt.Errorf("%s=%q: not a shard index", v, x)
+		}
+		if v == "SLURM_ARRAY_TASK_ID" {
+			if m := getenv("SLURM_ARRAY_TASK_MIN"); m != "" {
+				lo, err := strconv.Atoi(m)
+				if err != nil {
+					return ShardSpec{}, fmt.Errorf("SLURM_ARRAY_TASK_MIN=%q: not a number", m)
+				}
+				index -= lo
+			}
+		}
+		if index < 0 || index >= count {
+			return ShardSpec{}, fmt.Errorf("%s=%s: the shard index must be 0..%d", v, x, count-1)
+		}
+		return ShardSpec{index, count}, nil
+	}
+	return ShardSpec{}, fmt.Errorf("no shard index in the environment (%s)", strings.Join(ShardIndexVars, ", "))
+}
+
+// Assigned is a rounds file and its shard.
+type Assigned struct {
+	Path   string `json:"path"`
+	Rounds int64  `json:"rounds"`
+	Shard  int    `json:"shard"`
+}
+
+// Assign assigns the dataset's rounds files to n shards: every rounds file
+// a valid manifest lists, weighed by the rounds the manifest lists, and
+// every other rounds file of the dataset (an extra part, or a dataset
+// without a manifest: by the rows its footer gives), each weighing at
+// least 1 (a JSON Lines file without a manifest, whose rounds are not
+// known before it is read, weighs 1). Sorted by rounds, most first, then by
+// path, each goes to the shard with the fewest rounds so far, the lowest
+// index among equals (longest processing time first). The result, sorted
+// by path, depends only on the manifests and the names and footers of
+// the dataset's rounds files, which every shard sees alike.
+func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
+	weight := map[string]int64{}
+	for _, dm := range manifests {
+		if dm.Err != nil || dm.Loaded == nil {
+			continue
+		}
+		for _, p := range dm.Loaded.Manifest.Parts {
+			if len(p.Files) > 0 {
+				weight[listedPath(dm.Path, p.Files[0].Path)] = max(p.Rounds, 1)
+			}
+		}
+	}
+	for _, f := range datasetFiles(ds) {
+		if _, ok := weight[f.Path]; !ok && f.Table == roundlog.TableRounds {
+			weight[f.Path] = max(f.Rows, 1)
+		}
+	}
+	for _, u := range ds.Units() {
+		if _, ok := weight[u.File]; !ok {
+			weight[u.File] = max(u.Rounds, 1)
+		}
+	}
+	out := make([]Assigned, 0, len(weight))
+	for p, w := range weight {
+		out = append(out, Assigned{Path: p, Rounds: w})
+	}
+	slices.SortFunc(out, func(a, b Assigned) int {
+		if a.Rounds != b.Rounds {
+			if a.Rounds > b.Rounds {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	load := make([]int64, n)
+	for i := range out {
+		best := 0
+		for s := 1; s < n; s++ {
+			if load[s] < load[best] {
+				best = s
+			}
+		}
+		out[i].Shard = best
+		load[best] += out[i].Rounds
+	}
+	slices.SortFunc(out, func(a, b Assigned) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// PartMeta is what the caller records in a part about the run.
+type PartMeta struct {
+	Tool   string   // the tool's version
+	Inputs []string // the paths replayed, as given
+	// Config describes the options that change the checks' results (the
+	// rules profile given, the currencies declared): parts merge only
+	// when theirs are equal.
+	Config string
+	// Currencies are the declarations of --currency, CODE:DECIMALS.
+	Currencies []string
+}
+
+// PartHeader is the header of a part file.
+type PartHeader struct {
+	Format         string         `json:"format"`
+	Version        int            `json:"version"`
+	Tool           string         `json:"tool"`
+	Shard          ShardSpec      `json:"shard"`
+	Inputs         []string       `json:"inputs"`
+	Config         string         `json:"config"`
+	Currencies     []string       `json:"currencies"`
+	Manifests      []PartManifest `json:"manifests"`
+	ManifestSHA256 string         `json:"manifest_sha256"`
+	Dataset        PartDataset    `json:"dataset"`
+	DatasetSHA256  string         `json:"dataset_sha256"`
+	Assignment     []Assigned     `json:"assignment"`
+	AssignSHA256   string         `json:"assignment_sha256"`
+}
+
+// PartManifest is a manifest of an input path as the shard read it.
+type PartManifest struct {
+	Path     string           `json:"path"`
+	SHA256   string           `json:"sha256,omitempty"` // of manifest.json's bytes
+	Bytes    []byte           `json:"bytes,omitempty"`  // manifest.json
+	Signed   bool             `json:"signed,omitempty"`
+	Verified bool             `json:"verified,omitempty"`
+	Invalid  *finding.Finding `json:"invalid,omitempty"` // MANIFEST_INVALID
+}
+
+// PartDataset is the dataset as every shard opens it.
+type PartDataset struct {
+	Units    []PartUnit        `json:"units"`
+	Files    []PartFile        `json:"files"`
+	Damage   []finding.Finding `json:"damage"`
+	Warnings []string          `json:"warnings"`
+}
+
+// PartUnit is a unit of the dataset (roundlog.Unit).
+type PartUnit struct {
+	File     string `json:"file"`
+	Format   string `json:"format"`
+	RowGroup int    `json:"row_group"`
+	FirstRow int64  `json:"first_row"`
+	Rounds   int64  `json:"rounds"`
+}
+
+// PartFile is a file of the dataset (roundlog.DatasetFile).
+type PartFile struct {
+	Path  string `json:"path"`
+	Table string `json:"table"`
+	Rows  int64  `json:"rows"`
+}
+
+// PartFooter is what a shard knows once it is done.
+type PartFooter struct {
+	Units  []int      `json:"units"` // the units read, by index in the dataset's units
+	Rounds int64      `json:"rounds"`
+	Chunks int64      `json:"chunks"`
+	Read   []ReadFile `json:"read"`
+	// Unlisted are the shard's rounds files that no manifest lists (a
+	// dataset without a manifest, an extra part), hashed for the record.
+	Unlisted []ReadFile `json:"unlisted"`
+}
+
+// ReadFile is a file a manifest lists in a part the shard owns, as the
+// shard found it.
+type ReadFile struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	SHA256 string `json:"sha256,omitempty"`
+	Bytes  int64  `json:"bytes"`
+	Error  string `json:"error,omitempty"`
+}
+
+func digestJSON(v any) string {
+	b, _ := json.Marshal(v)
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// partHeader describes the dataset for shard spec.
+func partHeader(ds Dataset, manifests []DatasetManifest, spec ShardSpec, meta PartMeta) (*PartHeader, []int, []Assigned) {
+	h := &PartHeader{Format: PartFormat, Version: PartVersion, Tool: meta.Tool, Shard: spec, Inputs: meta.Inputs,
+		Config: meta.Config, Currencies: meta.Currencies}
+	for _, dm := range manifests {
+		pm := PartManifest{Path: dm.Path}
+		if dm.Loaded != nil {
+			s := sha256.Sum256(dm.Loaded.Bytes)
+			pm.SHA256, pm.Bytes, pm.Signed, pm.Verified = hex.EncodeToString(s[:]), dm.Loaded.Bytes, dm.Loaded.Signed, dm.Loaded.Verified
+		}
+		if dm.Err != nil {
+			f := invalidFinding(dm)
+			pm.Invalid = &f
+		}
+		h.Manifests = append(h.Manifests, pm)
+	}
+	type mdig struct {
+		Path, SHA256 string
+		Invalid      *finding.Finding
+	}
+	var md []mdig
+	for _, pm := range h.Manifests {
+		md = append(md, mdig{pm.Path, pm.SHA256, pm.Invalid})
+	}
+	h.ManifestSHA256 = digestJSON(md)
+	for _, u := range ds.Units() {
+		h.Dataset.Units = append(h.Dataset.Units, PartUnit{u.File, u.Format, u.RowGroup, u.FirstRow, u.Rounds})
+	}
+	for _, f := range datasetFiles(ds) {
+		h.Dataset.Files = append(h.Dataset.Files, PartFile{f.Path, f.Table, f.Rows})
+	}
+	for _, d := range ds.Damage() {
+		h.Dataset.Damage = append(h.Dataset.Damage, damageFinding(d))
+	}
+	sortFindings(h.Dataset.Damage)
+	h.Dataset.Warnings = datasetWarnings(ds, manifests)
+	h.DatasetSHA256 = digestJSON(h.Dataset)
+	h.Assignment = Assign(ds, manifests, spec.Count)
+	h.AssignSHA256 = digestJSON(h.Assignment)
+	owners, assignment := h.owners(), h.Assignment
+	if spec.Index != 0 {
+		// The listing, the assignment and the manifests' bytes are the
+		// same for every shard: shard 0's part carries them, the others
+		// their digests.
+		h.Dataset, h.Assignment = PartDataset{}, nil
+		for i := range h.Manifests {
+			h.Manifests[i].Bytes = nil
+		}
+	}
+	return h, owners, assignment
+}
+
+// checkListing checks that shard 0's header holds what its digests say.
+func (h *PartHeader) checkListing() error {
+	if digestJSON(h.Dataset) != h.DatasetSHA256 || digestJSON(h.Assignment) != h.AssignSHA256 {
+		return errors.New("altered: its dataset listing or assignment does not match its digest")
+	}
+	type mdig struct {
+		Path, SHA256 string
+		Invalid      *finding.Finding
+	}
+	var md []mdig
+	for _, pm := range h.Manifests {
+		if pm.Bytes != nil {
+			s := sha256.Sum256(pm.Bytes)
+			if hex.EncodeToString(s[:]) != pm.SHA256 {
+				return errors.New("altered: a manifest's bytes do not match their digest")
+			}
+		}
+		md = append(md, mdig{pm.Path, pm.SHA256, pm.Invalid})
+	}
+	if digestJSON(md) != h.ManifestSHA256 {
+		return errors.New("altered: its manifests do not match their digest")
+	}
+	return nil
+}
+
+// owners returns each unit's shard.
+func (h *PartHeader) owners() []int {
+	shard := map[string]int{}
+	for _, a := range h.Assignment {
+		shard[a.Path] = a.Shard
+	}
+	out := make([]int, len(h.Dataset.Units))
+	for i, u := range h.Dataset.Units {
+		out[i] = shard[u.File]
+	}
+	return out
+}
+
+// shardWriter writes a shard's part.
+type shardWriter struct {
+	spec   ShardSpec
+	owner  []int
+	w      *bufio.Writer
+	h      hash.Hash
+	rec    []byte
+	footer PartFooter
+}
+
+func (sw *shardWriter) mine(i int) bool { return sw.owner[i] == sw.spec.Index }
+
+func (sw *shardWriter) raw(b []byte) error {
+	sw.h.Write(b)
+	_, err := sw.w.Write(b)
+	return err
+}
+
+// write writes a chunk of unit i.
+func (sw *shardWriter) write(i int, ck *chunk) error {
+	b := sw.rec[:0]
+	b = binary.AppendUvarint(b, uint64(i))
+	b = binary.AppendUvarint(b, uint64(ck.rounds))
+	last := byte(0)
+	if ck.last {
+		last = 1
+	}
+	b = append(b, last)
+	b = binary.AppendUvarint(b, uint64(len(ck.traces)))
+	b = binary.AppendUvarint(b, uint64(len(ck.enc)))
+	b = append(b, ck.enc...)
+	b = appendFindings(b, ck.findings)
+	b = appendTotals(b, ck.totals)
+	sw.rec = b
+	var head [1 + binary.MaxVarintLen64]byte
+	head[0] = 'C'
+	n := binary.PutUvarint(head[1:], uint64(len(b)))
+	if err := sw.raw(head[:1+n]); err != nil {
+		return err
+	}
+	if err := sw.raw(b); err != nil {
+		return err
+	}
+	if len(sw.footer.Units) == 0 || sw.footer.Units[len(sw.footer.Units)-1] != i {
+		sw.footer.Units = append(sw.footer.Units, i)
+	}
+	sw.footer.Chunks++
+	sw.footer.Rounds += ck.rounds
+	return nil
+}
+
+// ShardResult is what a shard did.
+type ShardResult struct {
+	Shard   ShardSpec
+	Units   int
+	Rounds  int64
+	Seconds float64
+}
+
+// ReplayShard replays shard spec of ds and writes its part to out (see
+// docs/sharding.md). opts.Manifests must be the dataset's manifests
+// ([LoadManifests]), as for [Replay]: the assignment weighs the parts by
+// them and the shard hashes the files they list. opts.Findings is not
+// used: the findings are the merge's.
+func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io.Writer) (*ShardResult, error) {
+	start := time.Now()
+	if spec.Count < 1 || spec.Index < 0 || spec.Index >= spec.Count {
+		return nil, fmt.Errorf("shard %s: want an index in 0..count-1", spec)
+	}
+	hd, owners, assignment := partHeader(ds, opts.Manifests, spec, meta)
+	sw := &shardWriter{spec: spec, owner: owners, w: bufio.NewWriterSize(out, 1<<20), h: sha256.New()}
+	sw.footer.Units = []int{}
+	mine := map[string]bool{}
+	for _, a := range assignment {
+		if a.Shard == spec.Index {
+			mine[a.Path] = true
+		}
+	}
+	// The listed files of the shard's parts are hashed on a goroutine of
+	// their own while the rounds are checked.
+	files := listedFiles(opts.Manifests, func(p string) bool { return mine[p] })
+	sizes := map[string]int64{}
+	for _, dm := range opts.Manifests {
+		if dm.Err == nil && dm.Loaded != nil {
+			for _, p := range dm.Loaded.Manifest.Parts {
+				for _, f := range p.Files {
+					sizes[listedPath(dm.Path, f.Path)] = f.Bytes
+				}
+			}
+		}
+	}
+	// The shard's rounds files that no manifest lists are hashed too, for
+	// the record (whole: there is no listed size to stop at).
+	listedSet := map[string]bool{}
+	for _, f := range files {
+		listedSet[f] = true
+	}
+	var unlisted []string
+	for _, a := range assignment {
+		if a.Shard == spec.Index && !listedSet[a.Path] {
+			unlisted = append(unlisted, a.Path)
+		}
+	}
+	read := make([]ReadFile, len(files)+len(unlisted))
+	src := datasetSource(ds)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		buf := make([]byte, 1<<20)
+		for k, path := range append(slices.Clone(files), unlisted...) {
+			rf := ReadFile{Path: path}
+			if _, err := src.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
+				rf.Exists = true
+				limit := int64(math.MaxInt64)
+				if k < len(files) {
+					limit = sizes[path] + 1
+				}
+				fh := hashFile(src, path, limit, buf)
+				rf.SHA256, rf.Bytes = fh.sum, fh.bytes
+				if fh.err != nil {
+					var re *regularfile.Error
+					rf.Error = fh.err.Error()
+					if errors.As(fh.err, &re) {
+						rf.Error = re.Reason
+					}
+				}
+			}
+			read[k] = rf
+		}
+	}()
+	hb, err := json.Marshal(hd)
+	if err != nil {
+		wg.Wait()
+		return nil, err
+	}
+	var lb [binary.MaxVarintLen64]byte
+	err = sw.raw([]byte(partMagic))
+	if err == nil {
+		err = sw.raw(lb[:binary.PutUvarint(lb[:], uint64(len(hb)))])
+	}
+	if err == nil {
+		err = sw.raw(hb)
+	}
+	if err != nil {
+		wg.Wait()
+		return nil, fmt.Errorf("failed to write the part: %w", err)
+	}
+	sum, err := run(ds, opts, sw)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	sw.footer.Read, sw.footer.Unlisted = read[:len(files)], read[len(files):]
+	fb, err := json.Marshal(sw.footer)
+	if err != nil {
+		return nil, err
+	}
+	var tail [8]byte
+	binary.LittleEndian.PutUint64(tail[:], uint64(len(fb)))
+	for _, b := range [][]byte{{'E'}, fb, tail[:]} {
+		if err := sw.raw(b); err != nil {
+			return nil, fmt.Errorf("failed to write the part: %w", err)
+		}
+	}
+	if _, err := sw.w.Write(sw.h.Sum(nil)); err != nil {
+		return nil, fmt.Errorf("failed to write the part: %w", err)
+	}
+	if err := sw.w.Flush(); err != nil {
+		return nil, fmt.Errorf("failed to write the part: %w", err)
+	}
+	return &ShardResult{Shard: spec, Units: len(sw.footer.Units), Rounds: sum.Rounds, Seconds: time.Since(start).Seconds()}, nil
+}
+
+// Encoding of findings and totals in a chunk record.
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendFindings(b []byte, fs []finding.Finding) []byte {
+	b = binary.AppendUvarint(b, uint64(len(fs)))
+	for i := range fs {
+		f := &fs[i]
+		for _, s := range [...]string{string(f.Code), string(f.Severity), f.RoundID, f.File, f.Field, f.Expected, f.Actual, f.Detail, f.PlayerID, f.Currency} {
+			b = appendString(b, s)
+		}
+		b = binary.AppendVarint(b, f.Row)
+		for _, p := range [...]*int64{f.ExpectedAmount, f.ActualAmount, f.Difference} {
+			if p == nil {
+				b = append(b, 0)
+				continue
+			}
+			b = append(b, 1)
+			b = binary.AppendVarint(b, *p)
+		}
+	}
+	return b
+}
+
+func appendTotals(b []byte, u *unitTotals) []byte {
+	sv := func(x int64) { b = binary.AppendVarint(b, x) }
+	uv := func(x uint64) { b = binary.AppendUvarint(b, x) }
+	flag := func(x bool) {
+		if x {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	sv(u.leftOut)
+	uv(uint64(len(u.keys)))
+	for k := range u.keys {
+		b = appendString(b, u.keys[k].game)
+		b = appendString(b, u.keys[k].currency)
+		s := &u.sums[k]
+		sv(s.rounds)
+		for i := range numBets {
+			sv(s.wagered[i])
+			sv(s.returned[i])
+		}
+		flag(s.overflow)
+	}
+	uv(uint64(len(u.money)))
+	for i := range u.money {
+		m := &u.money[i]
+		uv(uint64(m.key))
+		flag(m.leftOut)
+		for j := range numBets {
+			sv(m.wagered[j])
+			sv(m.returned[j])
+		}
+	}
+	uv(uint64(len(u.tables)))
+	for i := range u.tables {
+		t := &u.tables[i]
+		b = appendString(b, t.key.game)
+		b = appendString(b, t.key.table)
+		sv(t.rounds)
+		sv(t.played)
+		sv(t.playedWon)
+	}
+	uv(uint64(len(u.voids)))
+	for i := range u.voids {
+		v := &u.voids[i]
+		uv(uint64(v.i))
+		uv(uint64(v.table))
+		uv(uint64(v.key))
+		b = appendString(b, v.reason)
+		flag(v.ifPlayed.Settled)
+		sv(v.ifPlayed.Wagered)
+		sv(v.ifPlayed.Returned)
+	}
+	return b
+}
+
+// recReader decodes a chunk record.
+type recReader struct {
+	b   []byte
+	err error
+}
+
+func (r *recReader) fail() {
+	if r.err == nil {
+		r.err = errors.New("malformed chunk record")
+	}
+	r.b = nil
+}
+
+func (r *recReader) uv() uint64 {
+	x, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return x
+}
+
+func (r *recReader) sv() int64 {
+	x, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return x
+}
+
+func (r *recReader) bytes(n uint64) []byte {
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *recReader) str() string { return string(r.bytes(r.uv())) }
+
+func (r *recReader) byte1() byte {
+	b := r.bytes(1)
+	if len(b) != 1 {
+		return 0
+	}
+	return b[0]
+}
+
+// count reads a count of items of at least one byte each.
+func (r *recReader) count() int {
+	n := r.uv()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (r *recReader) findings(out []finding.Finding) []finding.Finding {
+	n := r.count()
+	for range n {
+		var s [10]string
+		for i := range s {
+			s[i] = r.str()
+		}
+		f := finding.Finding{Code: finding.Code(s[0]), Severity: finding.Severity(s[1]), RoundID: s[2], File: s[3], Field: s[4],
+			Expected: s[5], Actual: s[6], Detail: s[7], PlayerID: s[8], Currency: s[9]}
+		f.Row = r.sv()
+		for _, p := range [...]**int64{&f.ExpectedAmount, &f.ActualAmount, &f.Difference} {
+			if r.byte1() == 1 {
+				v := r.sv()
+				*p = &v
+			}
+		}
+		out = append(out, f)
+		if r.err != nil {
+			break
+		}
+	}
+	return out
+}
+
+func (r *recReader) totals(u *unitTotals) {
+	u.reset()
+	u.leftOut = r.sv()
+	n := r.count()
+	for range n {
+		k := moneyKey{r.str(), r.str()}
+		var s moneySums
+		s.rounds = r.sv()
+		for i := range numBets {
+			s.wagered[i] = r.sv()
+			s.returned[i] = r.sv()
+		}
+		s.overflow = r.byte1() == 1
+		u.keys = append(u.keys, k)
+		u.sums = append(u.sums, s)
+	}
+	n = r.count()
+	for range n {
+		var m roundMoney
+		m.key = int32(r.uv())
+		m.leftOut = r.byte1() == 1
+		for j := range numBets {
+			m.wagered[j] = r.sv()
+			m.returned[j] = r.sv()
+		}
+		if int(m.key) >= len(u.keys) {
+			r.fail()
+		}
+		u.money = append(u.money, m)
+	}
+	n = r.count()
+	for range n {
+		t := unitTable{key: tableKey{r.str(), r.str()}}
+		t.rounds, t.played, t.playedWon = r.sv(), r.sv(), r.sv()
+		u.tables = append(u.tables, t)
+	}
+	n = r.count()
+	for range n {
+		v := voidRound{i: int(r.uv()), table: int32(r.uv()), key: int32(r.uv()), reason: r.str()}
+		v.ifPlayed.Settled = r.byte1() == 1
+		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.sv(), r.sv()
+		if v.i >= len(u.money) || int(v.table) >= len(u.tables) || v.table < 0 || int(v.key) >= len(u.keys) || v.key < 0 {
+			r.fail()
+		}
+		u.voids = append(u.voids, v)
+	}
+}
+
+// Merging parts.
+
+// PartError reports a file that is not a readable part: not a part, a
+// part of another format version, or one whose bytes do not match its
+// digest (truncated or altered).
+type PartError struct {
+	Path   string
+	Reason string
+}
+
+func (e *PartError) Error() string { return e.Path + ": " + e.Reason }
+
+// CoverageError reports parts that do not cover the dataset exactly
+// once: a shard missing or given twice, a part of another dataset or
+// manifest, or of another run (tool version, options, dataset state).
+// Each problem names its part.
+type CoverageError struct{ Problems []string }
+
+func (e *CoverageError) Error() string {
+	return "the parts do not cover the dataset exactly once:\n  " + strings.Join(e.Problems, "\n  ")
+}
+
+// partReader reads a part's chunk records, in order, checking its digest.
+type partReader struct {
+	path   string
+	header *PartHeader
+	footer PartFooter
+	tail   []byte // 'E', the footer and its length: hashed last
+	digest []byte
+	start  int64 // the first record's offset
+	end    int64 // the offset of 'E'
+	off    int64 // the next record's offset
+	h      hash.Hash
+	f      *os.File
+	br     *bufio.Reader
+}
+
+// PartSet is a set of parts to merge, opened by [OpenParts].
+type PartSet struct {
+	parts  []*partReader
+	header *PartHeader
+	keep   bool // keep the parts' files open between units
+}
+
+// Header returns the parts' common header (the first part's).
+func (ps *PartSet) Header() *PartHeader { return ps.header }
+
+// Close closes the parts' files.
+func (ps *PartSet) Close() {
+	for _, p := range ps.parts {
+		p.close()
+	}
+}
+
+func (p *partReader) close() {
+	if p.f != nil {
+		p.f.Close()
+		p.f, p.br = nil, nil
+	}
+}
+
+// openPart reads a part's header and footer. The error is an
+// *os.PathError when the file cannot be opened or read, a *PartError when
+// it is not a valid part.
+func openPart(path string) (*partReader, error) {
+	f, err := regularfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	bad := func(format string, a ...any) error { return &PartError{path, fmt.Sprintf(format, a...)} }
+	size := st.Size()
+	br := bufio.NewReader(f)
+	magic := make([]byte, len(partMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != partMagic {
+		return nil, bad("not a fairhold replay part (no %q header)", strings.TrimSpace(partMagic))
+	}
+	n, err := binary.ReadUvarint(br)
+	if err != nil || n > 1<<30 || int64(n) > size {
+		return nil, bad("malformed header length")
+	}
+	hb := make([]byte, n)
+	if _, err := io.ReadFull(br, hb); err != nil {
+		return nil, bad("truncated header")
+	}
+	var hd PartHeader
+	dec := json.NewDecoder(bytes.NewReader(hb))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&hd); err != nil {
+		return nil, bad("malformed header: %v", err)
+	}
+	if hd.Format != PartFormat || hd.Version != PartVersion {
+		return nil, bad("format %q version %d, want %q version %d", hd.Format, hd.Version, PartFormat, PartVersion)
+	}
+	var lb [binary.MaxVarintLen64]byte
+	start := int64(len(partMagic) + binary.PutUvarint(lb[:], n) + len(hb))
+	if size < start+1+8+32 {
+		return nil, bad("truncated: no footer")
+	}
+	var tailLen [40]byte
+	if _, err := f.ReadAt(tailLen[:], size-40); err != nil {
+		return nil, err
+	}
+	flen := binary.LittleEndian.Uint64(tailLen[:8])
+	if flen > uint64(size-start-41) {
+		return nil, bad("truncated or altered: malformed footer length")
+	}
+	end := size - 41 - int64(flen)
+	tail := make([]byte, 1+flen+8)
+	if _, err := f.ReadAt(tail, end); err != nil {
+		return nil, err
+	}
+	if tail[0] != 'E' {
+		return nil, bad("truncated or altered: no footer mark")
+	}
+	p := &partReader{path: path, header: &hd, tail: tail, digest: bytes.Clone(tailLen[8:]), start: start, end: end, off: start, h: sha256.New()}
+	fdec := json.NewDecoder(bytes.NewReader(tail[1 : 1+flen]))
+	fdec.DisallowUnknownFields()
+	if err := fdec.Decode(&p.footer); err != nil {
+		return nil, bad("malformed footer: %v", err)
+	}
+	p.h.Write(magic)
+	p.h.Write(lb[:binary.PutUvarint(lb[:], n)])
+	p.h.Write(hb)
+	return p, nil
+}
+
+// MergeCheck is what OpenParts checks the parts against, besides each
+// other.
+type MergeCheck struct {
+	// ManifestSHA256, when not empty, is the SHA-256 of the dataset's
+	// manifest.json now: a part that read another is stale.
+	ManifestSHA256 string
+}
+
+// OpenParts opens the parts at paths and checks that they cover one
+// dataset exactly once: one part per shard of the same count, all of the
+// same dataset (manifest and files), tool version and options, each
+// having read exactly its shard's units and hashed its shard's listed
+// files. The error is an *os.PathError for a part that cannot be read, a
+// *PartError for a file that is not a valid part, a *CoverageError
+// otherwise.
+func OpenParts(paths []string, chk MergeCheck) (*PartSet, error) {
+	if len(paths) == 0 {
+		return nil, &CoverageError{[]string{"no parts"}}
+	}
+	ps := &PartSet{keep: len(paths) <= 64}
+	for _, path := range paths {
+		p, err := openPart(path)
+		if err != nil {
+			ps.Close()
+			return nil, err
+		}
+		ps.parts = append(ps.parts, p)
+	}
+	var problems []string
+	// The reference is the run most parts belong to (the first part's
+	// among equals).
+	type runKey struct {
+		manifest, dataset, assign, tool, config string
+		count                                   int
+	}
+	key := func(h *PartHeader) runKey {
+		return runKey{h.ManifestSHA256, h.DatasetSHA256, h.AssignSHA256, h.Tool, h.Config + "\x00" + strings.Join(h.Currencies, ","), h.Shard.Count}
+	}
+	votes := map[runKey]int{}
+	for _, p := range ps.parts {
+		votes[key(p.header)]++
+	}
+	ref := key(ps.parts[0].header)
+	for _, p := range ps.parts {
+		if k := key(p.header); votes[k] > votes[ref] {
+			ref = k
+		}
+	}
+	var good []*partReader
+	for _, p := range ps.parts {
+		h := p.header
+		k := key(h)
+		switch {
+		case k.manifest != ref.manifest:
+			problems = append(problems, fmt.Sprintf("%s: foreign or stale: shard %s of a dataset whose manifests have digest %s, the other parts' %s", p.path, h.Shard, short16(k.manifest), short16(ref.manifest)))
+		case chk.ManifestSHA256 != "" && !manifestIs(h, chk.ManifestSHA256):
+			problems = append(problems, fmt.Sprintf("%s: stale: shard %s read a manifest.json other than the one given (%s)", p.path, h.Shard, short16(chk.ManifestSHA256)))
+		case k.dataset != ref.dataset:
+			problems = append(problems, fmt.Sprintf("%s: stale or foreign: shard %s found other files in the dataset (digest %s, the other parts' %s)", p.path, h.Shard, short16(k.dataset), short16(ref.dataset)))
+		case k.count != ref.count:
+			problems = append(problems, fmt.Sprintf("%s: shard %s of another split: the other parts are of %d shards", p.path, h.Shard, ref.count))
+		case k.tool != ref.tool:
+			problems = append(problems, fmt.Sprintf("%s: stale: shard %s written by fairhold %s, the other parts by %s", p.path, h.Shard, k.tool, ref.tool))
+		case k.config != ref.config:
+			problems = append(problems, fmt.Sprintf("%s: shard %s replayed with other options (%q, currencies %v)", p.path, h.Shard, h.Config, h.Currencies))
+		case k.assign != ref.assign:
+			problems = append(problems, fmt.Sprintf("%s: shard %s assigns the rounds files otherwise", p.path, h.Shard))
+		default:
+			good = append(good, p)
+		}
+	}
+	if ref.manifest != "" && chk.ManifestSHA256 != "" && len(good) == 0 {
+		problems = append(problems, "no part read the manifest given")
+	}
+	byIndex := map[int][]*partReader{}
+	for _, p := range good {
+		byIndex[p.header.Shard.Index] = append(byIndex[p.header.Shard.Index], p)
+	}
+	// Shard 0's part holds the dataset's listing and assignment.
+	var hd *PartHeader
+	for _, p := range good {
+		if p.header.Shard.Index == 0 && len(byIndex[0]) == 1 {
+			if err := p.header.checkListing(); err != nil {
+				ps.Close()
+				return nil, &PartError{p.path, err.Error()}
+			}
+			hd = p.header
+		}
+	}
+	for i := 0; i < ref.count; i++ {
+		have := byIndex[i]
+		switch {
+		case len(have) == 0:
+			var files []string
+			if hd != nil {
+				for _, a := range hd.Assignment {
+					if a.Shard == i {
+						files = append(files, a.Path)
+					}
+				}
+			}
+			what := "its rounds files are listed in shard 0's part"
+			if len(files) == 0 && hd != nil {
+				what = "no rounds files"
+			}
+			if len(files) > 0 {
+				what = "rounds files " + strings.Join(files, ", ")
+				if len(files) > 5 {
+					what = fmt.Sprintf("rounds files %s and %d more", strings.Join(files[:5], ", "), len(files)-5)
+				}
+			}
+			problems = append(problems, fmt.Sprintf("missing: no part for shard %d/%d (%s)", i, ref.count, what))
+		case len(have) > 1:
+			var names []string
+			for _, p := range have {
+				names = append(names, p.path)
+			}
+			problems = append(problems, fmt.Sprintf("duplicated: shard %d/%d is in %s", i, ref.count, strings.Join(names, " and ")))
+		}
+	}
+	if hd != nil && len(problems) == 0 {
+		owner := hd.owners()
+		shardOf := map[string]int{}
+		for _, a := range hd.Assignment {
+			shardOf[a.Path] = a.Shard
+		}
+		// The listed files of each shard's parts, in the manifests' order.
+		listed := map[int][]string{}
+		for _, dm := range partManifests(hd) {
+			if dm.Err != nil || dm.Loaded == nil {
+				continue
+			}
+			for _, mp := range dm.Loaded.Manifest.Parts {
+				if len(mp.Files) == 0 {
+					continue
+				}
+				if sh, ok := shardOf[listedPath(dm.Path, mp.Files[0].Path)]; ok {
+					for _, f := range mp.Files {
+						listed[sh] = append(listed[sh], listedPath(dm.Path, f.Path))
+					}
+				}
+			}
+		}
+		for _, p := range good {
+			idx := p.header.Shard.Index
+			var want []int
+			for u, s := range owner {
+				if s == idx {
+					want = append(want, u)
+				}
+			}
+			if !slices.Equal(want, p.footer.Units) {
+				problems = append(problems, fmt.Sprintf("%s: shard %s read units %s, its shard's are %s", p.path, p.header.Shard, unitList(p.footer.Units), unitList(want)))
+			}
+			files := listed[idx]
+			var got []string
+			for _, r := range p.footer.Read {
+				got = append(got, r.Path)
+			}
+			if !slices.Equal(files, got) {
+				problems = append(problems, fmt.Sprintf("%s: shard %s hashed %d listed files, its shard's parts list %d", p.path, p.header.Shard, len(got), len(files)))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		ps.Close()
+		return nil, &CoverageError{problems}
+	}
+	// The parts by shard index.
+	slices.SortFunc(good, func(a, b *partReader) int { return a.header.Shard.Index - b.header.Shard.Index })
+	ps.parts, ps.header = good, hd
+	return ps, nil
+}
+
+func manifestIs(h *PartHeader, sha string) bool {
+	for _, m := range h.Manifests {
+		if m.SHA256 == sha {
+			return true
+		}
+	}
+	return false
+}
+
+func short16(s string) string {
+	if len(s) > 16 {
+		return s[:16]
+	}
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func unitList(us []int) string {
+	if len(us) > 8 {
+		return fmt.Sprintf("%v ... (%d)", us[:8], len(us))
+	}
+	return fmt.Sprint(us)
+}
+
+// partManifests rebuilds the manifests the shards read.
+func partManifests(h *PartHeader) []DatasetManifest {
+	out := make([]DatasetManifest, 0, len(h.Manifests))
+	for _, pm := range h.Manifests {
+		dm := DatasetManifest{Path: pm.Path}
+		if pm.Bytes != nil {
+			if m, err := manifest.Unmarshal(pm.Bytes); err == nil {
+				dm.Loaded = &manifest.Loaded{Manifest: m, Bytes: pm.Bytes, Signed: pm.Signed, Verified: pm.Verified}
+			}
+		}
+		if f := pm.Invalid; f != nil {
+			ie := &manifest.InvalidError{File: f.File, Reason: f.Actual}
+			if f.Field == manifest.SignatureName {
+				ie.Err = manifest.ErrSignature
+			}
+			dm.Err, dm.Loaded = ie, nil
+		}
+		out = append(out, dm)
+	}
+	return out
+}
+
+// Rounds returns the rounds the parts read.
+func (ps *PartSet) Rounds() int64 {
+	var n int64
+	for _, p := range ps.parts {
+		n += p.footer.Rounds
+	}
+	return n
+}
+
+// record reads the part's next chunk record into buf.
+func (p *partReader) record(buf []byte) ([]byte, error) {
+	if p.f == nil {
+		f, err := regularfile.Open(p.path)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(p.off, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		p.f, p.br = f, bufio.NewReaderSize(f, 256<<10)
+	}
+	bad := func(reason string) error { return &PartError{p.path, reason} }
+	if p.off >= p.end {
+		return nil, bad("truncated or altered: a unit's records end early")
+	}
+	tag, err := p.br.ReadByte()
+	if err != nil {
+		return nil, bad("truncated: " + err.Error())
+	}
+	n, err := binary.ReadUvarint(p.br)
+	if tag != 'C' || err != nil || n > uint64(p.end-p.off) {
+		return nil, bad("altered: malformed chunk record")
+	}
+	buf = slices.Grow(buf[:0], int(n))[:n]
+	if _, err := io.ReadFull(p.br, buf); err != nil {
+		return nil, bad("truncated: " + err.Error())
+	}
+	var lb [binary.MaxVarintLen64]byte
+	p.h.Write([]byte{tag})
+	hl := binary.PutUvarint(lb[:], n)
+	p.h.Write(lb[:hl])
+	p.h.Write(buf)
+	p.off += int64(1+hl) + int64(n)
+	if p.off > p.end {
+		return nil, bad("altered: a record runs into the footer")
+	}
+	return buf, nil
+}
+
+// finish checks the part's digest once its records are read.
+func (p *partReader) finish() error {
+	if p.off != p.end {
+		return &PartError{p.path, "altered: records after the shard's last unit"}
+	}
+	p.h.Write(p.tail)
+	if !bytes.Equal(p.h.Sum(nil), p.digest) {
+		return &PartError{p.path, "altered or truncated: its SHA-256 does not match its bytes"}
+	}
+	return nil
+}
+
+// Merge replays the parts' chunks through the checks that span rounds
+// and returns the summary, as Replay would for the dataset; the findings
+// go to opts.Findings in the same order. opts.Manifests, Workers and
+// HeapProfile are not used: what the manifests and the files were is in
+// the parts.
+func (ps *PartSet) Merge(opts Options) (*Summary, error) {
+	start := time.Now()
+	defer ps.Close()
+	hd := ps.header
+	sum := newSummary()
+	ledger := audit.NewLedger()
+	var total int64
+	for _, u := range hd.Dataset.Units {
+		total += max(u.Rounds, 0)
+	}
+	ledger.Reserve(total)
+	opts.Manifests = partManifests(hd)
+	check := &datasetCheck{manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}, merged: true, present: map[string]bool{}}
+	for _, w := range hd.Dataset.Warnings {
+		sum.Warn(w)
+	}
+	for _, f := range hd.Dataset.Files {
+		check.files = append(check.files, roundlog.DatasetFile{Path: f.Path, Table: f.Table, Rows: f.Rows})
+	}
+	if check.active() {
+		check.hashes = map[string]fileHash{}
+		check.hashed = make(chan struct{})
+		close(check.hashed)
+		for _, p := range ps.parts {
+			for _, r := range p.footer.Read {
+				check.present[r.Path] = r.Exists
+				fh := fileHash{sum: r.SHA256, bytes: r.Bytes}
+				if r.Error != "" {
+					fh.err = errors.New(r.Error)
+				}
+				check.hashes[r.Path] = fh
+			}
+		}
+	}
+	defer check.close()
+	opts.Findings = check.findings()
+	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if err := col.emit(slices.Clone(hd.Dataset.Damage)); err != nil {
+		return nil, err
+	}
+	owner := hd.owners()
+	byShard := make([]*partReader, hd.Shard.Count)
+	for _, p := range ps.parts {
+		byShard[p.header.Shard.Index] = p
+	}
+	// A reader goroutine reads the records in unit order, decoders decode
+	// them in parallel, and this goroutine takes the chunks in order.
+	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
+	jobs := make(chan *mergeJob)
+	order := make(chan *mergeJob, 2*workers)
+	freeBufs := make(chan []byte, 2*workers+2)
+	freeChunks := make(chan *chunk, 2*workers+2)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var dec audit.TraceDecoder
+			for j := range jobs {
+				j.decode(&dec)
+				close(j.done)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(order)
+		defer close(jobs)
+		var prev *partReader
+		for i := range hd.Dataset.Units {
+			p := byShard[owner[i]]
+			if prev != nil && prev != p && !ps.keep {
+				prev.close()
+			}
+			prev = p
+			for {
+				var buf []byte
+				select {
+				case buf = <-freeBufs:
+				default:
+				}
+				j := &mergeJob{p: p, unit: i, done: make(chan struct{})}
+				j.buf, j.err = p.record(buf)
+				last := false
+				if j.err == nil {
+					last, j.err = j.head()
+				}
+				if j.err != nil {
+					close(j.done)
+					select {
+					case order <- j:
+					case <-stop:
+					}
+					return
+				}
+				select {
+				case j.ck = <-freeChunks:
+				default:
+					j.ck = &chunk{totals: &unitTotals{}}
+				}
+				select {
+				case order <- j:
+				case <-stop:
+					return
+				}
+				select {
+				case jobs <- j:
+				case <-stop:
+					return
+				}
+				if last {
+					break
+				}
+			}
+		}
+	}()
+	for j := range order {
+		<-j.done
+		if j.err != nil {
+			return nil, j.err
+		}
+		if err := col.take(j.ck); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(j.ck.rounds)
+		}
+		select {
+		case freeChunks <- j.ck:
+		default:
+		}
+		select {
+		case freeBufs <- j.buf:
+		default:
+		}
+	}
+	for _, p := range ps.parts {
+		p.close()
+		if err := p.finish(); err != nil {
+			return nil, err
+		}
+	}
+	if err := col.finish(); err != nil {
+		return nil, err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+// mergeJob is a chunk record of a part, read in unit order and decoded by
+// one of the merge's decoders.
+type mergeJob struct {
+	p    *partReader
+	unit int
+	buf  []byte
+	ck   *chunk
+	err  error
+	done chan struct{}
+}
+
+// head reads the record's unit and last flag, checking the unit is the
+// one due.
+func (j *mergeJob) head() (last bool, err error) {
+	r := recReader{b: j.buf}
+	unit := r.uv()
+	r.uv()
+	last = r.byte1() == 1
+	if r.err == nil && unit != uint64(j.unit) {
+		return false, &PartError{j.p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, j.unit)}
+	}
+	if r.err != nil {
+		return false, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	}
+	return last, nil
+}
+
+// decode decodes the record into j.ck.
+func (j *mergeJob) decode(dec *audit.TraceDecoder) {
+	r := recReader{b: j.buf}
+	ck := j.ck
+	r.uv()
+	ck.rounds = int64(r.uv())
+	ck.last = r.byte1() == 1
+	nt := r.count()
+	enc := r.bytes(r.uv())
+	if r.err == nil {
+		var err error
+		if ck.traces, err = dec.Decode(enc, nt, ck.traces); err != nil {
+			j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
+			return
+		}
+	}
+	ck.findings = r.findings(ck.findings[:0])
+	r.totals(ck.totals)
+	if r.err == nil && len(r.b) != 0 {
+		r.fail()
+	}
+	if r.err == nil && len(ck.totals.money) != len(ck.traces) {
+		r.err = errors.New("totals of another number of rounds than the traces")
+	}
+	if r.err != nil {
+		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	}
+}
