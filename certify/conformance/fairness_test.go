@@ -570,6 +570,47 @@ func TestFairnessVectors(t *testing.T) {
 	}
 }
 
+// A "success" vector with fewer claimed cards than it deals, none
+// included, still expects success (every check passes), and its verdict
+// is "partial" with every position left out unchecked (docs/fairness.md
+// section 14; vectors/README.md).
+func TestFairnessSuccessWithoutCardsIsPartial(t *testing.T) {
+	vs, err := vectors.Fairness()
+	require.NoError(t, err)
+	none, some, all := 0, 0, 0
+	for _, v := range vs {
+		if v.Expect != vectors.FairnessSuccess {
+			continue
+		}
+		c, err := FairnessClaim(v)
+		require.NoError(t, err, v.ID)
+		r, err := check.Run(c)
+		require.NoError(t, err, v.ID)
+		require.True(t, r.Verified, v.ID)
+		switch {
+		case len(c.Cards) == 0:
+			none++
+			assert.Equal(t, check.VerdictPartial, r.Verdict(), v.ID)
+			assert.Nil(t, r.Checked, v.ID)
+			assert.Len(t, r.Unchecked, c.Count, v.ID)
+			for _, it := range r.Checks {
+				assert.NotEqual(t, check.Cards, it.Name, v.ID)
+			}
+		case len(c.Cards) < c.Count:
+			some++
+			assert.Equal(t, check.VerdictPartial, r.Verdict(), v.ID)
+			assert.Len(t, r.Unchecked, c.Count-len(c.Cards), v.ID)
+		default:
+			all++
+			assert.Equal(t, check.VerdictVerified, r.Verdict(), v.ID)
+			assert.Nil(t, r.Unchecked, v.ID)
+		}
+	}
+	assert.Positive(t, none)
+	assert.Positive(t, some)
+	assert.Positive(t, all)
+}
+
 // The done-when figures, straight from the reference README.
 func TestFairnessReferenceFigures(t *testing.T) {
 	vs, err := vectors.Fairness()

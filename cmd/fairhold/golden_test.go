@@ -49,7 +49,9 @@ func TestGoldenJSON(t *testing.T) {
 		{name: "deal-beacon", args: []string{"deal", "--game", "casino-holdem", "--server-seed", workedSeed, "--client-seed", "c", "--nonce", "1",
 			"--beacon-chain", "quicknet", "--beacon-round", "1000", "--beacon-signature", quicknetSig, "--json"}},
 		{name: "verify", args: verifyArgs("--commitment", workedCommitment, "--used-nonces", "0,2", "--beacon-round", "1000", "--beacon-signature", quicknetSig,
-			"--committed-at", "2023-08-23T15:59:00Z")},
+			"--committed-at", "2023-08-23T15:59:00Z"), code: exitVerified}, // no --cards: partial
+		{name: "verify-no-game", args: []string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1",
+			"--commitment", workedCommitment, "--json"}}, // nothing dealt: verified
 		{name: "verify-failed", args: verifyArgs("--commitment", flip(workedCommitment, 5), "--cards", "As Ks Qs Js Ts 9s 8s"), code: exitVerified},
 		{name: "verify-stake", args: []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1",
 			"--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h", "--json"}},

@@ -47,17 +47,24 @@ are given is run and reported:
   no-repeated-cards        stake-compat: no card was drawn twice
 
 --cards takes every notation of docs/cards.md ("As Kd", "as,kd", "AsKd10h",
-"A♠K♦"). Fewer cards than the round deals (--game, or --count) is a partial
-claim: the first positions are checked and the verdict is "partial", which
-exits 3 unless --allow-partial; more cards than the round deals is a usage
-error. The verdict is "verified", "partial" or "failed" ("verdict" in --json,
-docs/fairness.md section 19).
+"A♠K♦"). When the round deals cards (--game, or --count), fewer cards than it
+deals, none included, is a partial claim: the first positions are checked, the
+rest are listed as not checked, and the verdict is "partial", which exits 3
+unless --allow-partial; more cards than the round deals is a usage error.
+Without --game and --count the round deals exactly the cards claimed: none
+without --cards, and then the other checks alone give "verified". The verdict is "verified", "partial" or "failed"
+("verdict" in --json, docs/fairness.md section 19).
 
 Exit codes: 0 verified (or partial with --allow-partial), 3 a check failed
 or a partial claim, 2 malformed input (the message names the flag).`,
-		Example: `  fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
+		Example: `  # the commitment alone (nothing dealt): verified
+  fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
-    --client-seed player-seed-1 --nonce 1 --game casino-holdem --json`,
+    --client-seed player-seed-1 --nonce 1 --json
+  # the commitment and a game, but no --cards: partial (exit 0 with --allow-partial)
+  fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
+    --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
+    --client-seed player-seed-1 --nonce 1 --game casino-holdem --allow-partial`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runVerify(cmd, &v) },
 	}
@@ -70,7 +77,7 @@ or a partial claim, 2 malformed input (the message names the flag).`,
 	f.IntVar(&v.maxSteps, "chain-max-steps", check.DefaultMaxSteps, "bound on the search for the anchor, 1..10000000")
 	f.StringVar(&v.usedNonces, "used-nonces", "", "comma-separated nonces already used with this server seed")
 	f.StringVar(&v.cards, "cards", "", `the claimed cards in dealing order, e.g. "As Kd 7c ..."`)
-	f.BoolVar(&v.allowPartial, "allow-partial", false, "exit 0 for a partial claim (fewer --cards than the round deals) whose cards match")
+	f.BoolVar(&v.allowPartial, "allow-partial", false, "exit 0 for a partial claim (fewer --cards than the round deals, or none) whose cards match")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON")
 	addVerifyLinkFlags(cmd)
 	return cmd
@@ -167,6 +174,11 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		case check.VerdictVerified:
 			b.WriteString("verified\n")
 		case check.VerdictPartial:
+			if out.Claimed == 0 {
+				fmt.Fprintf(&b, "partial: none of the %d cards claimed; not checked: %s\n",
+					out.Count, strings.Join(out.UncheckedPositions, "; "))
+				break
+			}
 			fmt.Fprintf(&b, "partial: %d of the %d cards claimed and checked (%s); not checked: %s\n",
 				out.Claimed, out.Count, strings.Join(out.CheckedPositions, "; "), strings.Join(out.UncheckedPositions, "; "))
 		default:
@@ -180,6 +192,9 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	case out.Verdict == check.VerdictFailed:
 		return errVerificationFailed
 	case out.Verdict == check.VerdictPartial && !v.allowPartial:
+		if out.Claimed == 0 {
+			return &exitErr{code: exitVerified, err: fmt.Errorf("partial claim: none of the %d cards the round deals (give --cards); --allow-partial accepts it", out.Count)}
+		}
 		return &exitErr{code: exitVerified, err: fmt.Errorf("partial claim: %d of the %d cards the round deals; --allow-partial accepts it", out.Claimed, out.Count)}
 	}
 	return nil

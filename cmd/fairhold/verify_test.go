@@ -39,15 +39,17 @@ func TestVerify(t *testing.T) {
 		verified bool
 		checks   map[string]bool
 	}{
-		{"commitment", []string{"--commitment", workedCommitment}, 0, true, map[string]bool{"commitment": true}},
+		// --game deals 9 cards: a claim without --cards is partial (exit 3).
+		{"commitment", []string{"--commitment", workedCommitment}, 3, false, map[string]bool{"commitment": true}},
+		{"commitment allow partial", []string{"--commitment", workedCommitment, "--allow-partial"}, 0, false, map[string]bool{"commitment": true}},
 		{"commitment and cards", []string{"--commitment", workedCommitment, "--cards", strings.Join(cards, " ")}, 0, true,
 			map[string]bool{"commitment": true, "cards": true}},
 		{"wrong commitment", []string{"--commitment", flip(workedCommitment, 5)}, 3, false, map[string]bool{"commitment": false}},
 		{"swapped cards", []string{"--commitment", workedCommitment, "--cards", strings.Join(swapped, " ")}, 3, false,
 			map[string]bool{"commitment": true, "cards": false}},
 		{"reused nonce", []string{"--used-nonces", "0,1,2"}, 3, false, map[string]bool{"nonce-unused": false}},
-		{"fresh nonce", []string{"--used-nonces", "0,2"}, 0, true, map[string]bool{"nonce-unused": true}},
-		{"beacon after commitment", []string{"--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:00Z"}, 0, true,
+		{"fresh nonce", []string{"--used-nonces", "0,2"}, 3, false, map[string]bool{"nonce-unused": true}},
+		{"beacon after commitment", []string{"--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:00Z", "--allow-partial"}, 0, false,
 			map[string]bool{"beacon-signature": true, "beacon-after-commitment": true}},
 		{"beacon before commitment", []string{"--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T16:00:00Z"}, 3, false,
 			map[string]bool{"beacon-signature": true, "beacon-after-commitment": false}},
@@ -67,6 +69,70 @@ func TestVerify(t *testing.T) {
 				assert.NotEmpty(t, c.Detail)
 			}
 			assert.Equal(t, tt.checks, got)
+			allOK := true
+			for _, ok := range got {
+				allOK = allOK && ok
+			}
+			switch {
+			case tt.verified:
+				assert.Equal(t, check.VerdictVerified, o.Verdict)
+				assert.Empty(t, o.UncheckedPositions)
+			case allOK:
+				// Every check passed but no card was claimed: partial,
+				// every position of the round unchecked.
+				assert.Equal(t, check.VerdictPartial, o.Verdict)
+				assert.Equal(t, 0, o.Claimed)
+				assert.Empty(t, o.CheckedPositions)
+				require.Len(t, o.UncheckedPositions, 9)
+				assert.Equal(t, "player, first hole card", o.UncheckedPositions[0])
+				assert.Equal(t, "river", o.UncheckedPositions[8])
+			default:
+				assert.Equal(t, check.VerdictFailed, o.Verdict)
+			}
+		})
+	}
+}
+
+// A claim without cards: partial when the round deals cards (--game or
+// --count), verified when nothing is dealt.
+func TestVerifyNoCards(t *testing.T) {
+	base := []string{"verify", "--server-seed", workedSeed, "--client-seed", "x", "--nonce", "1", "--commitment", workedCommitment}
+	for _, tt := range []struct {
+		name      string
+		extra     []string
+		code      int
+		verdict   string
+		unchecked int
+	}{
+		{"nothing dealt", nil, 0, check.VerdictVerified, 0},
+		{"game", []string{"--game", "casino-holdem"}, exitVerified, check.VerdictPartial, 9},
+		{"game allow partial", []string{"--game", "casino-holdem", "--allow-partial"}, 0, check.VerdictPartial, 9},
+		{"count", []string{"--count", "5"}, exitVerified, check.VerdictPartial, 5},
+		{"game, wrong commitment", []string{"--game", "casino-holdem", "--commitment", flip(workedCommitment, 5)}, exitVerified, check.VerdictFailed, 9},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := runCLI(append(append(append([]string{}, base...), tt.extra...), "--json")...)
+			require.Equal(t, tt.code, code, stderr)
+			var o check.Verdict
+			require.NoError(t, json.Unmarshal([]byte(out), &o))
+			assert.Equal(t, tt.verdict, o.Verdict)
+			assert.Equal(t, tt.verdict == check.VerdictVerified, o.Verified)
+			assert.Len(t, o.UncheckedPositions, tt.unchecked)
+			assert.Empty(t, o.CheckedPositions)
+			for _, c := range o.Checks {
+				assert.NotEqual(t, "cards", c.Name)
+			}
+			if tt.verdict == check.VerdictPartial && tt.code != 0 {
+				assert.Contains(t, stderr, "--allow-partial")
+			}
+			text, _, tcode := runCLI(append(append([]string{}, base...), tt.extra...)...)
+			assert.Equal(t, tt.code, tcode)
+			switch tt.verdict {
+			case check.VerdictPartial:
+				assert.Contains(t, text, "partial: none of the ")
+			case check.VerdictVerified:
+				assert.Contains(t, text, "verified\n")
+			}
 		})
 	}
 }
@@ -306,7 +372,7 @@ func TestVerifySettledEdges(t *testing.T) {
 		{"stake two client seeds", append(stake, "--client-seed", "a", "--client-seed", "b"), exitUsage, "--client-seed"},
 		{"stake non-UTF-8 client seed", append(stake, "--client-seed", "a\xff"), exitUsage, "--client-seed"},
 		{"v1 non-UTF-8 client seed", []string{"verify", "--server-seed", workedSeed, "--client-seed", "a\xed\xa0\x80", "--nonce", "1", "--count", "1", "--cards", "As"}, exitUsage, "--client-seed"},
-		{"fraction before the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23.5Z"), 0, ""},
+		{"fraction before the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23.5Z", "--allow-partial"), 0, ""},
 		{"fraction after the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:24.001Z"), exitVerified, ""},
 		{"at the round's time", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T17:59:24+02:00"), exitVerified, ""},
 		{"comma fraction", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23,5Z"), exitUsage, "--committed-at"},
@@ -329,7 +395,8 @@ func TestVerifySettledEdges(t *testing.T) {
 		{"no button", dbl("1,3,4,7", ""), exitUsage, "--button: no button seat"},
 		{"empty button seat", dbl("1,3,4,7", "2"), exitUsage, "--button: button seat 2 is not occupied"},
 		{"seats for casino", append(verifyArgs("--commitment", workedCommitment), "--seats", "1,2", "--button", "1"), exitUsage, "--seats/--button"},
-		{"sorted seats", dbl("1,3,4,7", "4"), 0, ""},
+		{"sorted seats", append(dbl("1,3,4,7", "4"), "--allow-partial"), 0, ""},
+		{"sorted seats, no cards: partial", dbl("1,3,4,7", "4"), exitVerified, "none of the 17 cards"},
 	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,8 +72,9 @@ type Claim struct {
 	Beacon      *Beacon
 	UsedNonces  []uint64 // nonces already used with this server seed and client input
 	// Cards are the claimed cards in dealing order, canonical indices: the
-	// first len(Cards) positions of the deal. Fewer than Count make a
-	// partial claim ([Result.Partial]); more are malformed.
+	// first len(Cards) positions of the deal. Fewer than Count, none
+	// included, make a partial claim ([Result.Partial]); more are
+	// malformed.
 	Cards []uint8
 	// Count is how many cards the round deals; 0 deals none (nothing to
 	// compare Cards with, so Cards must then be empty too).
@@ -88,11 +89,11 @@ type Claim struct {
 
 // Verdicts of a verification ([Result.Verdict]).
 const (
-	// VerdictVerified: every check passed, and the claimed cards (if any)
-	// cover every position the round deals.
+	// VerdictVerified: every check passed, and the claimed cards cover
+	// every position the round deals (a round that deals none: Count 0).
 	VerdictVerified = "verified"
-	// VerdictPartial: every check passed, but the claimed cards cover only
-	// the first positions of the round.
+	// VerdictPartial: every check passed, but the round deals cards and
+	// the claimed ones cover only its first positions, or none.
 	VerdictPartial = "partial"
 	// VerdictFailed: a check failed.
 	VerdictFailed = "failed"
@@ -106,13 +107,15 @@ type Result struct {
 	Checks     []Item  `json:"checks"`
 	Dealt      []uint8 `json:"-"` // the cards the scheme deals (nil if not derivable)
 	Randomness []byte  `json:"-"` // the beacon randomness, if verified
-	// Partial is true when fewer cards were claimed than the round deals
-	// and the claimed ones could be compared with the deal.
+	// Partial is true when the round deals cards (Count > 0), fewer were
+	// claimed (none included), and the deal could be derived to compare
+	// the claimed ones with.
 	Partial bool `json:"-"`
 	// Checked names the positions whose claimed card was compared with the
 	// deal, in dealing order ([layout.Position]); Unchecked the positions
-	// the round deals that the claim left out. Both are nil without
-	// claimed cards or when the cards could not be derived.
+	// the round deals that the claim left out (every position for a claim
+	// without cards). Both are nil when the round deals no cards or the
+	// cards could not be derived.
 	Checked   []string `json:"-"`
 	Unchecked []string `json:"-"`
 	// Mismatches are the claimed cards that differ from the deal, in
@@ -321,15 +324,17 @@ func Run(c Claim) (Result, error) {
 		}
 		r.Dealt = dealt
 		pos := func(i int) string { return layout.Position(c.Layout, c.Seats, i) }
-		if len(c.Cards) > 0 {
-			for i := range c.Count {
-				if i < len(c.Cards) {
-					r.Checked = append(r.Checked, pos(i))
-				} else {
-					r.Unchecked = append(r.Unchecked, pos(i))
-				}
+		// Fewer claimed cards than the round deals, none included, is a
+		// partial claim: the positions left out are listed unchecked.
+		for i := range c.Count {
+			if i < len(c.Cards) {
+				r.Checked = append(r.Checked, pos(i))
+			} else {
+				r.Unchecked = append(r.Unchecked, pos(i))
 			}
-			r.Partial = len(c.Cards) < c.Count
+		}
+		r.Partial = len(c.Cards) < c.Count
+		if len(c.Cards) > 0 {
 			var msgs []string
 			for i, cd := range c.Cards {
 				if dealt[i] != cd {

@@ -178,14 +178,41 @@ func TestRunPositionsInWords(t *testing.T) {
 	assert.Nil(t, r.Unchecked)
 	assert.Len(t, r.Checked, 9)
 
-	// No card claim: no positions, and verified on the other checks.
+	// No card claim while the round deals 9: partial, every position
+	// unchecked, and no cards item (nothing was compared, nothing failed).
 	c.Cards = nil
 	commit := sha256.Sum256(sd)
 	c.Commitment = commit[:]
 	r, err = Run(c)
 	require.NoError(t, err)
-	assert.Equal(t, VerdictVerified, r.Verdict())
+	assert.True(t, r.Verified)
+	assert.True(t, r.Partial)
+	assert.Equal(t, VerdictPartial, r.Verdict())
 	assert.Nil(t, r.Checked)
+	assert.Equal(t, []string{"player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card",
+		"flop, first card", "flop, second card", "flop, third card", "turn", "river"}, r.Unchecked)
+	for _, it := range r.Checks {
+		assert.NotEqual(t, Cards, it.Name)
+	}
+	assert.Equal(t, dealt, r.Dealt)
+
+	// A failing check with no cards: failed, not partial.
+	bad := slices.Clone(c.Commitment)
+	bad[0] ^= 1
+	c.Commitment = bad
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictFailed, r.Verdict())
+	c.Commitment = commit[:]
+
+	// Nothing dealt (Count 0, no layout): the commitment alone verifies.
+	r, err = Run(Claim{Scheme: c.Scheme, ServerSeed: sd, ClientSeeds: c.ClientSeeds, Nonce: c.Nonce, Commitment: commit[:]})
+	require.NoError(t, err)
+	assert.Equal(t, VerdictVerified, r.Verdict())
+	assert.False(t, r.Partial)
+	assert.Nil(t, r.Checked)
+	assert.Nil(t, r.Unchecked)
+	assert.Nil(t, r.Dealt)
 }
 
 func TestRunRepeatNamesPositions(t *testing.T) {
@@ -259,4 +286,28 @@ func TestNewVerdict(t *testing.T) {
 	assert.Contains(t, string(b), `"game":"double-holdem"`)
 	require.NotNil(t, v.Cards)
 	assert.Equal(t, 7, v.Cards.Seats[0].Seat)
+}
+
+func TestNewVerdictNoCards(t *testing.T) {
+	sd := make([]byte, 32)
+	commit := sha256.Sum256(sd)
+	l, err := layout.For(layout.CasinoHoldem, 1)
+	require.NoError(t, err)
+	c := Claim{Scheme: scheme.FairholdV1Name, ServerSeed: sd, ClientSeeds: []string{"x"}, Nonce: 1, Commitment: commit[:], Count: l.Count, Layout: &l}
+	r, err := Run(c)
+	require.NoError(t, err)
+	v, err := NewVerdict(c, r)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictPartial, v.Verdict)
+	assert.False(t, v.Verified)
+	assert.Equal(t, 0, v.Claimed)
+	assert.Len(t, v.UncheckedPositions, 9)
+	assert.Equal(t, "river", v.UncheckedPositions[8])
+	require.NotNil(t, v.Cards)
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"verdict":"partial"`)
+	assert.Contains(t, string(b), `"unchecked_positions":["player, first hole card",`)
+	assert.NotContains(t, string(b), `"checked_positions"`)
+	assert.NotContains(t, string(b), `"name":"cards"`)
 }

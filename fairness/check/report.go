@@ -34,7 +34,8 @@ type Verdict struct {
 	// ([Result.Verdict]).
 	Verdict string `json:"verdict"`
 	// Verified is true exactly when Verdict is "verified": every check
-	// run passed and the claimed cards, if any, cover the whole round.
+	// run passed and the claimed cards cover the whole round (a round
+	// that deals no cards needs none).
 	Verified bool `json:"verified"`
 	// Scheme is the provably-fair scheme's name.
 	Scheme string `json:"scheme"`
@@ -47,12 +48,14 @@ type Verdict struct {
 	Count int `json:"count"`
 	// Checks are the checks run, in order.
 	Checks []Item `json:"checks"`
-	// Claimed is the number of claimed cards (0: no card claim).
+	// Claimed is the number of claimed cards (0: no card claim; with
+	// Count > 0 that is a partial claim).
 	Claimed int `json:"claimed"`
 	// CheckedPositions names, in dealing order, the positions whose
 	// claimed card was compared with the deal; UncheckedPositions the
-	// positions a partial claim left out. Absent without claimed cards,
-	// and when the cards cannot be derived.
+	// positions a partial claim left out (all of them without claimed
+	// cards). Absent when the round deals no cards, and when the cards
+	// cannot be derived.
 	CheckedPositions   []string `json:"checked_positions,omitempty"`
 	UncheckedPositions []string `json:"unchecked_positions,omitempty"`
 	// Mismatches are the claimed cards that differ from the deal.

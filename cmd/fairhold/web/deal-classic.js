@@ -690,11 +690,14 @@ async function chainCheck(seed, chain) {
 //   expected: {prefix (fairhold/v1), block0, beacon_randomness (with a beacon),
 //     indices, cards, layout (with a game), positions} or null (malformed, or
 //     the beacon did not verify),
-//   checked_positions, unchecked_positions: with claimed cards, the positions
-//     compared and (a partial claim) those left out, in words (§11.1),
+//   checked_positions, unchecked_positions: the positions whose claimed card
+//     was compared (absent without claimed cards) and those a partial claim
+//     left out (every position without claimed cards), in words (§11.1);
+//     both absent when the cards cannot be derived,
 //   mismatches: [{position, claimed, dealt, shown}] for a cards failure, in
 //     dealing order (shown = claimed: the card the player was shown) }.
-// "partial": every check passed but fewer cards were claimed than dealt.
+// "partial": every check passed but fewer cards were claimed than dealt,
+// none included (a vector always deals count >= 1 cards).
 async function checkVector(v, opts = {}) {
   let r;
   try {
@@ -786,13 +789,17 @@ async function checkVector(v, opts = {}) {
           mismatches.push({ position: expected.positions[i], claimed, dealt: expected.cards[i], shown: claimed });
         }
       });
-      partial = r.claimed.length < r.count;
       const n = r.claimed.length;
       add("cards", mismatches.length === 0
-        ? { ok: true, detail: partial ? `${n} claimed cards equal the first ${n} of the ${r.count} dealt (partial claim)` : `${n} claimed cards equal the scheme's deal` }
+        ? { ok: true, detail: n < r.count ? `${n} claimed cards equal the first ${n} of the ${r.count} dealt (partial claim)` : `${n} claimed cards equal the scheme's deal` }
         : { ok: false, detail: mismatches.map((m) => `${m.position}: ${m.claimed} claimed, ${m.dealt} dealt`).join("; ") });
     }
   }
+
+  // Fewer claimed cards than the round deals, none included, is a partial
+  // claim (docs/fairness.md §14): every position left out is unchecked.
+  const nClaimed = r.claimed ? r.claimed.length : 0;
+  if (expected) partial = nClaimed < r.count;
 
   if (r.scheme === "stake-compat" && expected) {
     const seen = new Map();
@@ -807,9 +814,9 @@ async function checkVector(v, opts = {}) {
   }
 
   const result = {};
-  if (r.claimed && expected) {
-    result.checked_positions = expected.positions.slice(0, r.claimed.length);
-    if (partial) result.unchecked_positions = expected.positions.slice(r.claimed.length);
+  if (expected) {
+    if (nClaimed > 0) result.checked_positions = expected.positions.slice(0, nClaimed);
+    if (partial) result.unchecked_positions = expected.positions.slice(nClaimed);
   }
 
   const failures = checks.filter((c) => c.ok === false).map((c) => c.name);
@@ -818,7 +825,9 @@ async function checkVector(v, opts = {}) {
   const reason = failures.length
     ? `failed: ${failures.join(", ")}`
     : partial
-      ? `the claim has ${r.claimed.length} of the round's ${r.count} cards`
+      ? (nClaimed === 0
+        ? `the claim has none of the round's ${r.count} cards: no card was checked`
+        : `the claim has ${nClaimed} of the round's ${r.count} cards`) + (unchecked.length ? `; not checked: ${unchecked.join(", ")}` : "")
       : unchecked.length
         ? `every check run passed; not checked: ${unchecked.join(", ")}`
         : "every check passed";

@@ -153,6 +153,23 @@ test("a claim of the first cards only is partial, never success", async () => {
   assert.deepEqual(r.unchecked_positions, ["flop, second card", "flop, third card", "turn", "river"]);
 });
 
+test("a claim without cards is partial: every position unchecked, no cards check (§14)", async () => {
+  const v = strip(vector("v1-worked-example"));
+  delete v.claimed_cards;
+  const r = await checkVector(v);
+  assert.equal(r.verdict, "partial");
+  assert.deepEqual(r.failures, []);
+  assert.equal(r.checks.find((c) => c.name === "cards"), undefined);
+  assert.match(r.reason, /none of the round's 9 cards/);
+  assert.equal(r.checked_positions, undefined);
+  assert.deepEqual(r.unchecked_positions, ["player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card",
+    "flop, first card", "flop, second card", "flop, third card", "turn", "river"]);
+  // A failed check still fails, partial or not.
+  const bad = await checkVector({ ...v, commitment: "00".repeat(32) });
+  assert.equal(bad.verdict, "failure");
+  assert.deepEqual(bad.failures, ["commitment"]);
+});
+
 test("a partial claim with a wrong card fails, naming the position", async () => {
   const v = strip(vector("v1-worked-example"));
   const r = await checkVector({ ...v, claimed_cards: ["3s", "8h", "4h", "Th", "Ts"] });
@@ -203,7 +220,8 @@ test("verifyBeacon gets the chain, round and lowercase hex signatures", async ()
   const upper = { ...strip(v), beacon: { ...v.beacon, signature: v.beacon.signature.toUpperCase() } };
   const r = await checkVector(upper, { verifyBeacon: (...a) => (calls.push(a), true) });
   assert.deepEqual(calls, [["default", 1000, v.beacon.signature, v.beacon.previous_signature]]);
-  assert.equal(r.verdict, "success");
+  assert.equal(r.verdict, "partial"); // every check passed; no claimed cards (§14)
+  assert.equal((await checkVector({ ...upper, claimed_cards: v.expected.cards }, { verifyBeacon: () => true })).verdict, "success");
   assert.deepEqual(r.expected.cards, v.expected.cards);
   assert.deepEqual(r.unchecked, []);
 
@@ -235,6 +253,8 @@ test("without a verifier the signature is reported unchecked", async () => {
 
 test("beacon-after-commitment: strictly after, to the second", async () => {
   const v = strip(vector("v1-beacon-quicknet-1000")); // round 1000: 2023-08-23T15:59:24Z
+  // With every card claimed: "success" when the beacon came after the commitment.
+  v.claimed_cards = vector("v1-beacon-quicknet-1000").expected.cards;
   const at = async (t) => (await checkVector({ ...v, committed_at: t }, { verifyBeacon: () => true })).verdict;
   assert.equal(await at("2023-08-23T15:59:23Z"), "success");
   assert.equal(await at("2023-08-23T15:59:23.999999999Z"), "success");
@@ -255,10 +275,11 @@ test("beacon-after-commitment: strictly after, to the second", async () => {
 test("chain search: the default bound, and the distance reported", async () => {
   const v = strip(vector("v1-chain-search"));
   const r = await checkVector({ ...v, chain: { anchor: v.chain.anchor } });
-  assert.equal(r.verdict, "success");
+  assert.equal(r.verdict, "partial"); // no claimed cards
+  assert.deepEqual(r.failures, []);
   assert.equal(r.checks[0].detail, "the link hashes to the anchor in 4 steps");
   const z = await checkVector({ ...v, chain: { anchor: v.chain.anchor, max_steps: 0 } });
-  assert.equal(z.verdict, "success");
+  assert.deepEqual(z.failures, []);
   const seedIsAnchor = await checkVector({ ...v, chain: { anchor: v.server_seed, max_steps: 5 } });
   assert.deepEqual(seedIsAnchor.failures, ["chain"], "distance 0 is not a chain link");
 });
@@ -374,5 +395,5 @@ test("without WebCrypto (plain http from another host) the error says why", asyn
   } finally {
     Object.defineProperty(globalThis, "crypto", saved);
   }
-  assert.equal((await checkVector(vector("v1-worked-example"))).verdict, "success");
+  assert.equal((await checkVector(vector("v1-worked-example"))).verdict, "partial");
 });

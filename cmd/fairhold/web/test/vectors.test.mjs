@@ -77,11 +77,16 @@ for (const { file, v } of vectors) {
       return;
     }
 
-    // A claim of fewer cards than the round deals is "partial" (a vector may say
-    // "success" for it: every check passes).
+    // A claim of fewer cards than the round deals, none included, is "partial"
+    // (a vector may say "success" for it: every check passes).
     const count = v.expected ? v.expected.cards.length : v.count;
-    const partial = v.claimed_cards !== undefined && v.claimed_cards.length < count;
+    const partial = (v.claimed_cards || []).length < count;
     assert.equal(r.verdict, partial && v.expect === "success" ? "partial" : v.expect, r.reason);
+    if (r.expected) {
+      const n = (v.claimed_cards || []).length;
+      assert.deepEqual(r.unchecked_positions, partial ? r.expected.positions.slice(n) : undefined);
+      assert.deepEqual(r.checked_positions, n > 0 ? r.expected.positions.slice(0, n) : undefined);
+    }
     assert.deepEqual(r.failures, v.expect === "failure" ? v.failures : []);
     if (r.expected) {
       assert.equal(r.expected.positions.length, r.expected.cards.length);
