@@ -19,6 +19,7 @@ import (
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
 	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/source/blobsrc"
 )
 
 // replayMemoryLimit is the soft memory limit of a replay (GOMEMLIMIT
@@ -70,6 +71,13 @@ missing, altered or truncated, or a part it does not list, is a finding, and
 so is a manifest that cannot be read or, with --manifest-key, is not signed
 by that key. Without a manifest the summary warns that the dataset's
 completeness could not be checked.
+
+A PATH may be an object-storage URL, s3://BUCKET/PREFIX, gs://BUCKET/PREFIX or
+azblob://CONTAINER/PREFIX, read by ranged requests with the credentials of the
+standard environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,
+AWS_ENDPOINT_URL, ...); an S3-compatible server's options go in the query:
+s3://logs/day?endpoint=http://127.0.0.1:9000&use_path_style=true
+(docs/scale-out.md).
 
 With --shard I/N --part-out PART, the replay checks only shard I (from 0) of N
 of the dataset's rounds files and writes PART for 'fairhold merge', which
@@ -157,7 +165,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 			return usageError(fmt.Errorf("--manifest-key: %w", err))
 		}
 		for _, a := range args {
-			if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			if st, err := os.Stat(a); err == nil && !st.IsDir() && !blobsrc.IsURL(a) {
 				return usageErrorf("--manifest-key: %s is a file; a signed manifest belongs to a dataset directory", a)
 			}
 		}
@@ -171,7 +179,12 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	ds, err := roundlog.Open(args...)
+	src, args, err := openSource(cmd.Context(), args)
+	if err != nil {
+		return err
+	}
+	defer closeSource(src)
+	ds, err := roundlog.OpenFrom(src, args...)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("replay: %w", err)
@@ -193,7 +206,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		Workers:    o.workers,
 		Config:     &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
 		Currencies: currencies,
-		Manifests:  replayer.LoadManifests(args, key),
+		Manifests:  replayer.LoadManifestsFrom(src, args, key),
 		Findings: func(f *finding.Finding) error {
 			if len(sample) < sampleMax {
 				sample = append(sample, *f)

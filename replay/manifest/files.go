@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/atomicfile"
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 // MaxSize is the largest manifest.json [Load] reads: 16 MiB, about 40,000
@@ -70,8 +71,13 @@ func (e *InvalidError) Unwrap() error { return e.Err }
 // key, dir/manifest.json.sig must hold a signature of the manifest's exact
 // bytes by it ([Verify]); without one, the signature is not checked.
 func Load(dir string, key ed25519.PublicKey) (*Loaded, error) {
-	path := filepath.Join(dir, FileName)
-	b, err := readSmall(path, MaxSize)
+	return LoadFrom(source.Local, dir, key)
+}
+
+// LoadFrom reads the manifest of the dataset dir of src, as [Load] does.
+func LoadFrom(src source.Source, dir string, key ed25519.PublicKey) (*Loaded, error) {
+	path := source.Join(dir, FileName)
+	b, err := readSmall(src, path, MaxSize)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -83,8 +89,8 @@ func Load(dir string, key ed25519.PublicKey) (*Loaded, error) {
 		return nil, &InvalidError{File: path, Reason: err.Error(), Err: err}
 	}
 	l := &Loaded{Manifest: m, Bytes: b}
-	sigPath := filepath.Join(dir, SignatureName)
-	sig, err := readSmall(sigPath, ed25519.SignatureSize+1)
+	sigPath := source.Join(dir, SignatureName)
+	sig, err := readSmall(src, sigPath, ed25519.SignatureSize+1)
 	switch {
 	case err == nil:
 		l.Signed = true
@@ -105,8 +111,8 @@ func Load(dir string, key ed25519.PublicKey) (*Loaded, error) {
 }
 
 // readSmall reads a regular file of at most limit bytes.
-func readSmall(path string, limit int64) ([]byte, error) {
-	f, err := regularfile.Open(path)
+func readSmall(src source.Source, path string, limit int64) ([]byte, error) {
+	f, err := src.Open(path)
 	if err != nil {
 		var re *regularfile.Error
 		if errors.As(err, &re) {

@@ -31,6 +31,7 @@ import (
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 // DatasetManifest is the manifest of one path given to the replay.
@@ -52,15 +53,21 @@ type DatasetManifest struct {
 // the replay then warns that the dataset's completeness could not be
 // checked (with a key, a missing manifest is invalid).
 func LoadManifests(paths []string, key ed25519.PublicKey) []DatasetManifest {
+	return LoadManifestsFrom(source.Local, paths, key)
+}
+
+// LoadManifestsFrom reads the manifests of paths in src, as
+// [LoadManifests] does.
+func LoadManifestsFrom(src source.Source, paths []string, key ed25519.PublicKey) []DatasetManifest {
 	out := make([]DatasetManifest, 0, len(paths))
 	for _, p := range paths {
 		dm := DatasetManifest{Path: p}
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			dm.Loaded, dm.Err = manifest.Load(p, key)
+		if st, err := src.Stat(p); err == nil && st.IsDir() {
+			dm.Loaded, dm.Err = manifest.LoadFrom(src, p, key)
 			if errors.Is(dm.Err, fs.ErrNotExist) {
 				dm.Err = nil
 				if key != nil {
-					dm.Err = &manifest.InvalidError{File: filepath.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
+					dm.Err = &manifest.InvalidError{File: source.Join(p, manifest.FileName), Reason: "no manifest (a key was given, so the dataset must have a signed manifest)", Err: dm.Err}
 				}
 			}
 		}
@@ -88,6 +95,7 @@ type fileHash struct {
 // datasetCheck compares the dataset with the manifests of opts.Manifests.
 type datasetCheck struct {
 	ds        Dataset
+	src       source.Source // where ds's files are
 	manifests []DatasetManifest
 	sum       *Summary
 	out       func(*finding.Finding) error // the caller's Findings
@@ -114,7 +122,7 @@ type datasetCheck struct {
 // files, and returns the findings callback the replay is to use (which
 // holds the replay's findings back while a manifest is checked).
 func newDatasetCheck(ds Dataset, opts *Options, sum *Summary) *datasetCheck {
-	c := &datasetCheck{ds: ds, manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}}
+	c := &datasetCheck{ds: ds, src: datasetSource(ds), manifests: opts.Manifests, sum: sum, out: opts.Findings, seen: map[string]*partSeen{}}
 	for _, w := range datasetWarnings(ds, c.manifests) {
 		sum.Warn(w)
 	}
@@ -140,7 +148,7 @@ func datasetWarnings(ds Dataset, manifests []DatasetManifest) []string {
 		case dm.Err != nil:
 		case dm.Loaded == nil:
 			what := "no " + manifest.FileName
-			if st, err := os.Stat(dm.Path); err == nil && !st.IsDir() {
+			if st, err := datasetSource(ds).Stat(dm.Path); err == nil && !st.IsDir() {
 				what = "a file given alone, not a dataset directory with a " + manifest.FileName
 			}
 			out = append(out, fmt.Sprintf("%s: %s: the dataset's completeness (parts missing, added, altered or truncated) could not be checked", dm.Path, what))
@@ -192,7 +200,16 @@ func (c *datasetCheck) findings() func(*finding.Finding) error {
 }
 
 // listedPath is the path of a manifest's file in the dataset dir.
-func listedPath(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+func listedPath(dir, rel string) string { return source.Join(dir, filepath.FromSlash(rel)) }
+
+// datasetSource is where ds's files are read from (*roundlog.Dataset.Source);
+// the local file system for a Dataset that does not say.
+func datasetSource(ds Dataset) source.Source {
+	if d, ok := ds.(interface{ Source() source.Source }); ok && d.Source() != nil {
+		return d.Source()
+	}
+	return source.Local
+}
 
 // hashFiles computes the SHA-256 of each listed file, reading at most one
 // byte more than the manifest lists (a larger file is altered whatever its
@@ -216,12 +233,12 @@ func (c *datasetCheck) hashFiles(files []string) {
 			return
 		default:
 		}
-		c.hashes[path] = hashFile(path, sizes[path]+1, buf)
+		c.hashes[path] = hashFile(c.src, path, sizes[path]+1, buf)
 	}
 }
 
-func hashFile(path string, limit int64, buf []byte) fileHash {
-	f, err := regularfile.Open(path)
+func hashFile(src source.Source, path string, limit int64, buf []byte) fileHash {
+	f, err := src.Open(path)
 	if err != nil {
 		return fileHash{err: err}
 	}
@@ -330,7 +347,7 @@ func (c *datasetCheck) compare() []finding.Finding {
 			if listed[f.Path] || !within(dm.Path, f.Path) {
 				continue
 			}
-			rel, _ := filepath.Rel(dm.Path, f.Path)
+			rel, _ := source.Rel(dm.Path, f.Path)
 			actual := filepath.ToSlash(rel)
 			if f.Rows >= 0 {
 				actual += fmt.Sprintf(" (%d rows)", f.Rows)
@@ -400,7 +417,7 @@ func (c *datasetCheck) exists(path string) bool {
 	if c.merged {
 		return c.present[path]
 	}
-	_, err := os.Lstat(path)
+	_, err := c.src.Lstat(path)
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
@@ -465,18 +482,18 @@ func datasetFiles(ds Dataset) []roundlog.DatasetFile {
 
 // within reports whether path is in the directory dir.
 func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
+	rel, err := source.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func invalidFinding(dm DatasetManifest) finding.Finding {
-	file, reason := filepath.Join(dm.Path, manifest.FileName), dm.Err.Error()
+	file, reason := source.Join(dm.Path, manifest.FileName), dm.Err.Error()
 	var ie *manifest.InvalidError
 	if errors.As(dm.Err, &ie) {
 		file, reason = ie.File, ie.Reason
 	}
 	field, want := manifest.FileName, "a valid manifest (docs/log-format.md section 8)"
-	if filepath.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
+	if source.Base(file) == manifest.SignatureName || errors.Is(dm.Err, manifest.ErrSignature) {
 		field, want = manifest.SignatureName, "a signature of manifest.json by the key given"
 	}
 	return manifestFinding(finding.ManifestInvalid, file, field, want, reason, "")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 var (
@@ -68,7 +69,7 @@ func BenchmarkManifestHash(b *testing.B) {
 	for range b.N {
 		for _, p := range m.Parts {
 			for _, f := range p.Files {
-				h := hashFile(listedPath(dir, f.Path), f.Bytes+1, buf)
+				h := hashFile(source.Local, listedPath(dir, f.Path), f.Bytes+1, buf)
 				require.NoError(b, h.err)
 				require.Equal(b, f.SHA256, h.sum)
 			}

@@ -466,6 +466,7 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 		}
 	}
 	read := make([]ReadFile, len(files)+len(unlisted))
+	src := datasetSource(ds)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -473,13 +474,13 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 		buf := make([]byte, 1<<20)
 		for k, path := range append(slices.Clone(files), unlisted...) {
 			rf := ReadFile{Path: path}
-			if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
+			if _, err := src.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
 				rf.Exists = true
 				limit := int64(math.MaxInt64)
 				if k < len(files) {
 					limit = sizes[path] + 1
 				}
-				fh := hashFile(path, limit, buf)
+				fh := hashFile(src, path, limit, buf)
 				rf.SHA256, rf.Bytes = fh.sum, fh.bytes
 				if fh.err != nil {
 					var re *regularfile.Error

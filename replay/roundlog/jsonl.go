@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 // JSON Lines form: one round.Round JSON object per line, in the encoding
@@ -54,8 +54,8 @@ type header struct {
 // damaged line to report, in line order. A line is held only while it is
 // decoded, and a line longer than maxLineBytes is damage, read past
 // without being held.
-func readJSONL(fn string, fn2 func(*Record) error, report func(*DamageError)) error {
-	f, err := regularfile.Open(fn) // never a FIFO: reading one would block
+func readJSONL(src source.Source, fn string, fn2 func(*Record) error, report func(*DamageError)) error {
+	f, err := src.Open(fn) // never a FIFO: reading one would block
 	if err != nil {
 		report(&DamageError{File: fn, RowGroup: -1, Row: -1, Reason: err.Error()})
 		return nil

@@ -32,7 +32,7 @@ func (d *Dataset) ReadUnit(i int, fn func(*Record) error) ([]*DamageError, error
 func (d *Dataset) ReadUnitStream(i int, fn func(*Record) error, damage func(*DamageError)) error {
 	u := d.units[i]
 	if u.Format == FormatJSONL {
-		return readJSONL(u.File, fn, damage)
+		return readJSONL(d.src, u.File, fn, damage)
 	}
 	return d.parts[u.File].read(u, fn, damage)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/source"
 )
 
 // Formats of a unit.
@@ -54,6 +53,7 @@ type Unit struct {
 // a dataset of many files holds the footers and descriptors of the parts
 // being read only, not of every part.
 type Dataset struct {
+	src      source.Source
 	units    []Unit
 	parts    map[string]*part // by rounds file
 	damage   []*DamageError
@@ -64,6 +64,7 @@ type Dataset struct {
 // part is one Parquet part: what Open learnt of its files, and its files
 // while units of it are being read.
 type part struct {
+	src         source.Source
 	roundsFn    string
 	roundGroups int
 	children    [4]*child // boxes, seats, actions, pots
@@ -78,7 +79,7 @@ type part struct {
 type partFiles struct {
 	rounds *parquet.File
 	kids   [4]*parquet.File
-	os     []*os.File
+	os     []source.File
 }
 
 func (pf *partFiles) close() error {
@@ -130,7 +131,7 @@ func (p *part) release() {
 func (p *part) open() (*partFiles, error) {
 	pf := &partFiles{}
 	openOne := func(fn, table string, want *parquet.Schema, groups int) (*parquet.File, error) {
-		file, f, dmg, err := openParquet(fn, table, want)
+		file, f, dmg, err := openParquet(p.src, fn, table, want)
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("cannot open the file again: %v", err)
@@ -162,7 +163,7 @@ func (p *part) open() (*partFiles, error) {
 
 // openParquetFile reads the footer of a Parquet file. A panic of
 // parquet-go on a corrupt footer is an error.
-func openParquetFile(f *os.File) (pf *parquet.File, err error) {
+func openParquetFile(f source.File) (pf *parquet.File, err error) {
 	defer recoverAs(&err, "corrupt footer")
 	st, err := f.Stat()
 	if err != nil {
@@ -198,10 +199,14 @@ var childTables = [4]string{TableBoxes, TableSeats, TableActions, TablePots}
 // parts are read. The error is reserved for paths that do not exist, an
 // input without any log, and files of an unknown major schema version
 // ([ErrUnsupportedVersion]).
-func Open(paths ...string) (*Dataset, error) {
-	var l listing
+func Open(paths ...string) (*Dataset, error) { return OpenFrom(source.Local, paths...) }
+
+// OpenFrom opens the logs at paths as [Open] does, reading them from src
+// (paths in src's syntax, such as s3://bucket/day for an object store).
+func OpenFrom(src source.Source, paths ...string) (*Dataset, error) {
+	l := listing{src: src}
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := src.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("failed to open round log: %w", err)
 		}
@@ -221,11 +226,11 @@ func Open(paths ...string) (*Dataset, error) {
 	if len(l.rounds) == 0 && len(l.orphans) == 0 && !l.manifest {
 		return nil, fmt.Errorf("no round log files (rounds/*.parquet, rounds/*.jsonl, or the old layout's *.rounds.parquet, *.rounds.jsonl) in %s", strings.Join(paths, ", "))
 	}
-	d := &Dataset{parts: map[string]*part{}, warnings: l.warnings}
+	d := &Dataset{src: src, parts: map[string]*part{}, warnings: l.warnings}
 	have := map[string]bool{}
 	for _, r := range l.rounds {
 		have[r.path] = true
-		if _, err := regularfile.Check(r.path); err != nil {
+		if _, err := src.Check(r.path); err != nil {
 			d.damage = append(d.damage, &DamageError{File: r.path, RowGroup: -1, Row: -1, Reason: notReadable(err)})
 			d.files = append(d.files, DatasetFile{Path: r.path, Table: TableRounds, Rows: -1})
 			d.addChildFiles(r)
@@ -291,6 +296,7 @@ type orphan struct {
 
 // listing is what Open found in its paths.
 type listing struct {
+	src      source.Source
 	rounds   []roundsFile
 	orphans  []orphan
 	warnings []string
@@ -310,7 +316,7 @@ func (l *listing) warn(w string) {
 // listDir lists the logs of the directory dir: its table folders, and
 // the files of the old flat layout.
 func (l *listing) listDir(dir string) error {
-	ents, err := os.ReadDir(dir)
+	ents, err := l.src.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -323,7 +329,7 @@ func (l *listing) listDir(dir string) error {
 		case n == manifest.FileName:
 			l.manifest = true
 		case strings.HasSuffix(n, flatRounds+".parquet") || strings.HasSuffix(n, flatRounds+".jsonl"):
-			p := filepath.Join(dir, n)
+			p := source.Join(dir, n)
 			l.add(p, childrenOf(p))
 			flat = true
 		case n == TableRounds:
@@ -331,7 +337,7 @@ func (l *listing) listDir(dir string) error {
 		default:
 			for _, t := range childTables {
 				if prefix, ok := strings.CutSuffix(n, "."+t+".parquet"); ok {
-					l.orphans = append(l.orphans, orphan{DatasetFile{Path: filepath.Join(dir, n), Table: t, Rows: -1}, filepath.Join(dir, prefix+flatRounds+".parquet")})
+					l.orphans = append(l.orphans, orphan{DatasetFile{Path: source.Join(dir, n), Table: t, Rows: -1}, source.Join(dir, prefix+flatRounds+".parquet")})
 				}
 			}
 		}
@@ -342,8 +348,8 @@ func (l *listing) listDir(dir string) error {
 	if folder {
 		return l.listFolders(dir)
 	}
-	if !flat && filepath.Base(filepath.Clean(dir)) == TableRounds {
-		return l.listFolders(filepath.Dir(filepath.Clean(dir)))
+	if !flat && source.Base(source.Clean(dir)) == TableRounds {
+		return l.listFolders(source.Dir(source.Clean(dir)))
 	}
 	return nil
 }
@@ -352,18 +358,18 @@ func (l *listing) listDir(dir string) error {
 // table folder that is not a regular file is listed all the same: it is
 // damage, never skipped.
 func (l *listing) listFolders(dir string) error {
-	names, err := partNames(filepath.Join(dir, TableRounds))
+	names, err := partNames(l.src, source.Join(dir, TableRounds))
 	if err != nil {
 		return err
 	}
 	for _, n := range names {
 		if strings.HasSuffix(n, ".parquet") || strings.HasSuffix(n, ".jsonl") {
-			p := filepath.Join(dir, TableRounds, n)
+			p := source.Join(dir, TableRounds, n)
 			l.add(p, childrenOf(p))
 		}
 	}
 	for _, t := range childTables {
-		names, err := partNames(filepath.Join(dir, t))
+		names, err := partNames(l.src, source.Join(dir, t))
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -372,7 +378,7 @@ func (l *listing) listFolders(dir string) error {
 		}
 		for _, n := range names {
 			if strings.HasSuffix(n, ".parquet") {
-				l.orphans = append(l.orphans, orphan{DatasetFile{Path: filepath.Join(dir, t, n), Table: t, Rows: -1}, filepath.Join(dir, TableRounds, n)})
+				l.orphans = append(l.orphans, orphan{DatasetFile{Path: source.Join(dir, t, n), Table: t, Rows: -1}, source.Join(dir, TableRounds, n)})
 			}
 		}
 	}
@@ -381,8 +387,8 @@ func (l *listing) listFolders(dir string) error {
 
 // partNames lists the names in a table folder that do not start with a
 // dot.
-func partNames(folder string) ([]string, error) {
-	ents, err := os.ReadDir(folder)
+func partNames(src source.Source, folder string) ([]string, error) {
+	ents, err := src.ReadDir(folder)
 	if err != nil {
 		return nil, err
 	}
@@ -403,10 +409,10 @@ func childrenOf(path string) func(string) string {
 	if prefix, ok := strings.CutSuffix(path, flatRounds+".parquet"); ok {
 		return func(t string) string { return prefix + "." + t + ".parquet" }
 	}
-	dir, name := filepath.Split(path)
-	if strings.HasSuffix(name, ".parquet") && filepath.Base(filepath.Clean(dir)) == TableRounds {
-		root := filepath.Dir(filepath.Clean(dir))
-		return func(t string) string { return filepath.Join(root, t, name) }
+	dir, name := source.Split(path)
+	if strings.HasSuffix(name, ".parquet") && source.Base(source.Clean(dir)) == TableRounds {
+		root := source.Dir(source.Clean(dir))
+		return func(t string) string { return source.Join(root, t, name) }
 	}
 	return func(string) string { return "" }
 }
@@ -425,7 +431,7 @@ func notReadable(err error) string {
 func (d *Dataset) addChildFiles(r roundsFile) {
 	for _, t := range childTables {
 		if c := r.child(t); c != "" {
-			if _, err := os.Lstat(c); err == nil {
+			if _, err := d.src.Lstat(c); err == nil {
 				d.files = append(d.files, DatasetFile{Path: c, Table: t, Rows: -1})
 			}
 		}
@@ -436,6 +442,9 @@ func (d *Dataset) addChildFiles(r roundsFile) {
 // order Open found them: each part's rounds file then its child files,
 // readable or not, and the child files without a rounds file.
 func (d *Dataset) Files() []DatasetFile { return d.files }
+
+// Source is where the dataset's files are read from.
+func (d *Dataset) Source() source.Source { return d.src }
 
 // Warnings says what Open read but could not check as it should: the old
 // flat layout.
@@ -490,10 +499,10 @@ func openDamage(fn string, err error) (*DamageError, error) {
 }
 
 // openParquet opens fn and checks its version, table and schema. The
-// caller closes the returned os.File. A file that cannot be opened (or is
-// not a regular file) is an *openError.
-func openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.File, *DamageError, error) {
-	f, err := regularfile.Open(fn)
+// caller closes the returned source.File. A file that cannot be opened (or
+// is not a regular file) is an *openError.
+func openParquet(src source.Source, fn, table string, want *parquet.Schema) (*parquet.File, source.File, *DamageError, error) {
+	f, err := src.Open(fn)
 	if err != nil {
 		return nil, nil, nil, &openError{err}
 	}
@@ -505,7 +514,7 @@ func openParquet(fn, table string, want *parquet.Schema) (*parquet.File, *os.Fil
 	return pf, f, nil, nil
 }
 
-func checkParquet(f *os.File, fn, table string, want *parquet.Schema) (*parquet.File, *DamageError, error) {
+func checkParquet(f source.File, fn, table string, want *parquet.Schema) (*parquet.File, *DamageError, error) {
 	pf, err := openParquetFile(f)
 	if err != nil {
 		return nil, &DamageError{File: fn, RowGroup: -1, Row: -1, Reason: fmt.Sprintf("not a readable Parquet file (truncated or corrupt footer): %v", err)}, nil
@@ -579,7 +588,7 @@ var (
 // closes the files again.
 func (d *Dataset) openPart(r roundsFile) error {
 	fn := r.path
-	rf, f, dmg, err := openParquet(fn, TableRounds, schemaRounds)
+	rf, f, dmg, err := openParquet(d.src, fn, TableRounds, schemaRounds)
 	if err != nil {
 		if dmg, err = openDamage(fn, err); err != nil {
 			return err
@@ -592,18 +601,18 @@ func (d *Dataset) openPart(r roundsFile) error {
 		return nil
 	}
 	defer f.Close()
-	p := &part{roundsFn: fn, roundGroups: len(rf.RowGroups())}
+	p := &part{src: d.src, roundsFn: fn, roundGroups: len(rf.RowGroups())}
 	d.files = append(d.files, DatasetFile{Path: fn, Table: TableRounds, Rows: rf.NumRows()})
 	for i, name := range childTables {
 		cfn := r.child(name)
 		if cfn == "" {
 			continue
 		}
-		if _, err := os.Lstat(cfn); err != nil {
+		if _, err := d.src.Lstat(cfn); err != nil {
 			continue
 		}
 		df := DatasetFile{Path: cfn, Table: name, Rows: -1}
-		cf, f, dmg, err := openParquet(cfn, name, childSchemas[i])
+		cf, f, dmg, err := openParquet(d.src, cfn, name, childSchemas[i])
 		if err != nil {
 			if dmg, err = openDamage(cfn, err); err != nil {
 				return err
