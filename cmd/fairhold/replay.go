@@ -72,12 +72,13 @@ so is a manifest that cannot be read or, with --manifest-key, is not signed
 by that key. Without a manifest the summary warns that the dataset's
 completeness could not be checked.
 
-A PATH may be an object-storage URL, s3://BUCKET/PREFIX, gs://BUCKET/PREFIX or
-azblob://CONTAINER/PREFIX, read by ranged requests with the credentials of the
-standard environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,
-AWS_ENDPOINT_URL, ...); an S3-compatible server's options go in the query:
+A PATH may be an object-storage URL, s3://BUCKET/PREFIX, read by ranged
+requests with the credentials of the standard environment (AWS_ACCESS_KEY_ID,
+AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL, ...); an S3-compatible
+server's options go in the query:
 s3://logs/day?endpoint=http://127.0.0.1:9000&use_path_style=true
-(docs/scale-out.md).
+A binary built with the tags gcs and azblob also reads gs://BUCKET/PREFIX and
+azblob://CONTAINER/PREFIX (docs/scale-out.md).
 
 With --shard I/N --part-out PART, the replay checks only shard I (from 0) of N
 of the dataset's rounds files and writes PART for 'fairhold merge', which
