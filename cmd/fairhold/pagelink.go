@@ -14,7 +14,7 @@ import (
 	"github.com/fairhold/fairhold/vectors"
 )
 
-// Links to the players' verifier page (docs/verifier-page.md, "Links"):
+// Links to the players' verifier page (docs/verifier-page.md, section 5):
 // `fairhold verify --link` and `fairhold replay --explain ROUND_ID` print a
 // URL of the page whose fragment carries the round; with --json, a
 // pageLinkResult.
