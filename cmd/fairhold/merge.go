@@ -22,12 +22,14 @@ import (
 // shardSpec reads --shard and --shard-from-env; sharded is false when
 // neither is given.
 func shardSpec(o replayOptions) (spec replayer.ShardSpec, sharded bool, err error) {
+	flag := "--shard"
 	switch {
 	case o.shard != "" && o.shardFromEnv != 0:
 		return spec, false, usageErrorf("--shard and --shard-from-env: give one")
 	case o.shard != "":
 		spec, err = replayer.ParseShard(o.shard, os.Getenv)
 	case o.shardFromEnv != 0:
+		flag = "--shard-from-env"
 		spec, err = replayer.ShardFromEnv(o.shardFromEnv, os.Getenv)
 	default:
 		if o.partOut != "" {
@@ -36,7 +38,7 @@ func shardSpec(o replayOptions) (spec replayer.ShardSpec, sharded bool, err erro
 		return spec, false, nil
 	}
 	if err != nil {
-		return spec, false, usageError(fmt.Errorf("--shard: %w", err))
+		return spec, false, usageError(fmt.Errorf("%s: %w", flag, err))
 	}
 	switch {
 	case o.partOut == "":

@@ -232,3 +232,77 @@ func TestVerifyLink(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "nonce")
 }
+
+// With --json, verify --link and replay --explain print one result object
+// with the verdict, the same link as without --json and, for a logged
+// round, its id; nothing else.
+func TestPageLinkJSON(t *testing.T) {
+	type result struct {
+		Verdict string `json:"verdict"`
+		Link    string `json:"link"`
+		RoundID string `json:"round_id"`
+	}
+	decode := func(t *testing.T, stdout string) result {
+		t.Helper()
+		dec := json.NewDecoder(strings.NewReader(stdout))
+		dec.DisallowUnknownFields()
+		var r result
+		require.NoError(t, dec.Decode(&r), stdout)
+		assert.False(t, dec.More(), "one object")
+		return r
+	}
+
+	verify := []string{"verify", "--link", "--game", "casino-holdem",
+		"--server-seed", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"--client-seed", "player-seed-1", "--nonce", "1", "--cards", "3s 8h 4h"}
+	plain, stderr, code := runCLI(verify...)
+	require.Equal(t, exitOK, code, stderr)
+	stdout, stderr, code := runCLI(append(verify, "--json")...)
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, strings.HasPrefix(stdout, "{\n  \"verdict\": \"ok\",\n  \"link\": "), stdout)
+	r := decode(t, stdout)
+	assert.Equal(t, result{Verdict: verdictOK, Link: strings.TrimSpace(plain)}, r)
+	assert.NotContains(t, stdout, "round_id", "a claim has no round id")
+
+	dir := t.TempDir()
+	_, stderr, code = runCLI("simulate", "--game", "live-casino-holdem", "--rounds", "4", "--seed", "2", "--out", dir, "--format", "jsonl")
+	require.Equal(t, exitOK, code, stderr)
+	plain, stderr, code = runCLI("replay", "--explain", "lch-2", dir)
+	require.Equal(t, exitOK, code, stderr)
+	stdout, stderr, code = runCLI("replay", "--explain", "lch-2", dir, "--json")
+	require.Equal(t, exitOK, code, stderr)
+	r = decode(t, stdout)
+	assert.Equal(t, result{Verdict: verdictOK, Link: strings.TrimSpace(plain), RoundID: "lch-2"}, r)
+	pr, err := pageround.Decode(r.Link)
+	require.NoError(t, err)
+	assert.Equal(t, "live-casino-holdem", pr.Game)
+}
+
+// Flags that --explain or --link cannot honour are usage errors, never
+// ignored.
+func TestPageLinkFlagMisuse(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "3", "--seed", "2", "--out", dir, "--format", "jsonl")
+	require.Equal(t, exitOK, code, stderr)
+	for _, name := range explainExcludes {
+		val := "x.jsonl"
+		switch name {
+		case "shard":
+			val = "0/2"
+		case "shard-from-env":
+			val = "2"
+		}
+		stdout, stderr, code := runCLI("replay", dir, "--explain", "ch-1", "--"+name, val)
+		assert.Equal(t, exitUsage, code, name)
+		assert.Contains(t, stderr, "--explain and --"+name+":", name)
+		assert.Empty(t, stdout, name)
+		assert.NoFileExists(t, "x.jsonl")
+	}
+	_, stderr, code = runCLI("replay", dir, "--page-url", "http://x/")
+	assert.Equal(t, exitUsage, code, stderr)
+	assert.Contains(t, stderr, "--page-url")
+	_, stderr, code = runCLI("verify", "--server-seed", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"--client-seed", "a", "--nonce", "1", "--page-url", "http://x/")
+	assert.Equal(t, exitUsage, code, stderr)
+	assert.Contains(t, stderr, "--page-url")
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -15,9 +14,10 @@ import (
 	"github.com/fairhold/fairhold/vectors"
 )
 
-// Links to the players' verifier page (docs/verifier-page.md, "Links"):
+// Links to the players' verifier page (docs/verifier-page.md, section 5):
 // `fairhold verify --link` and `fairhold replay --explain ROUND_ID` print a
-// URL of the page whose fragment carries the round.
+// URL of the page whose fragment carries the round; with --json, a
+// pageLinkResult.
 
 // defaultPageURL is where `fairhold serve` serves the page by default.
 const defaultPageURL = "http://127.0.0.1:8080/"
@@ -28,11 +28,25 @@ func addVerifyLinkFlags(cmd *cobra.Command) {
 	cmd.Flags().String("page-url", defaultPageURL, "with --link: the verifier page's address (fairhold serve's, or a saved copy's file:// URL)")
 }
 
+// pageLinkResult is what `verify --link --json` and `replay --explain
+// --json` print (docs/report-format.md, section 12).
+type pageLinkResult struct {
+	// Link is the verifier page's URL, the round in its fragment.
+	Link string `json:"link"`
+	// RoundID is the logged round's id (replay --explain); verify's claim
+	// has none.
+	RoundID string `json:"round_id,omitempty"`
+}
+
 // verifyLink prints the page link of verify's flags when --link is given;
-// done is true when it did.
+// done is true when it did, or when a flag of the link was given without
+// --link (a usage error).
 func verifyLink(cmd *cobra.Command) (done bool, err error) {
 	f := cmd.Flags()
 	if on, _ := f.GetBool("link"); !on {
+		if f.Changed("page-url") {
+			return true, usageErrorf("--page-url is the address of --link's page: give --link too")
+		}
 		return false, nil
 	}
 	str := func(name string) string {
@@ -98,7 +112,7 @@ func verifyLink(cmd *cobra.Command) (done bool, err error) {
 			return true, err
 		}
 	}
-	return true, printPageLink(cmd.OutOrStdout(), str("page-url"), r)
+	return true, printPageLink(cmd, str("page-url"), r, "")
 }
 
 // cardNamesOf parses a card list in any notation of docs/cards.md into
@@ -116,8 +130,9 @@ func cardNamesOf(s string) ([]string, error) {
 	return out, nil
 }
 
-// printPageLink checks that the page can read r and prints its link.
-func printPageLink(w io.Writer, base string, r pageround.Round) error {
+// printPageLink checks that the page can read r and prints its link: the
+// URL alone, or with --json a pageLinkResult with roundID.
+func printPageLink(cmd *cobra.Command, base string, r pageround.Round, roundID string) error {
 	if v := pageround.Verify(r); v.Result == "error" {
 		return usageErrorf("the round cannot be checked: %s", v.Error)
 	}
@@ -125,24 +140,46 @@ func printPageLink(w io.Writer, base string, r pageround.Round) error {
 	if err != nil {
 		return err
 	}
+	w := cmd.OutOrStdout()
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+		return writeResult(w, verdictOK, pageLinkResult{Link: link, RoundID: roundID})
+	}
 	_, err = fmt.Fprintln(w, link)
 	return err
 }
 
 // addReplayExplainFlags adds --explain and --page-url to replay.
 func addReplayExplainFlags(cmd *cobra.Command) {
-	cmd.Flags().String("explain", "", "print a link to the verifier page that checks round ROUND_ID of the logs (docs/verifier-page.md) instead of replaying")
+	cmd.Flags().String("explain", "", "print a link to the verifier page that checks round ROUND_ID of the logs (docs/verifier-page.md) instead of replaying (not with --"+
+		strings.Join(explainExcludes, ", --")+")")
 	cmd.Flags().String("page-url", defaultPageURL, "with --explain: the verifier page's address")
 }
 
+// explainExcludes are replay's flags that --explain, which replays
+// nothing, cannot honour: a usage error with it rather than ignored.
+var explainExcludes = []string{"shard", "shard-from-env", "part-out", "findings", "memprofile"}
+
 // replayExplain prints the page link of the logged round --explain names;
-// done is true when --explain was given.
+// done is true when --explain was given, or when a flag of the link was
+// given without it (a usage error).
 func replayExplain(cmd *cobra.Command, paths []string) (done bool, err error) {
-	id, _ := cmd.Flags().GetString("explain")
-	if id == "" {
+	f := cmd.Flags()
+	if !f.Changed("explain") {
+		if f.Changed("page-url") {
+			return true, usageErrorf("--page-url is the address of --explain's page: give --explain ROUND_ID too")
+		}
 		return false, nil
 	}
-	base, _ := cmd.Flags().GetString("page-url")
+	id, _ := f.GetString("explain")
+	if id == "" {
+		return true, usageErrorf("--explain: want a round id, got an empty one")
+	}
+	for _, name := range explainExcludes {
+		if f.Changed(name) {
+			return true, usageErrorf("--explain and --%s: --explain prints the link of one round instead of replaying; give one or the other", name)
+		}
+	}
+	base, _ := f.GetString("page-url")
 	ds, err := roundlog.Open(paths...)
 	if err != nil {
 		return true, err
@@ -172,5 +209,5 @@ func replayExplain(cmd *cobra.Command, paths []string) (done bool, err error) {
 	if err != nil {
 		return true, usageErrorf("--explain: %s row %d: %v", rec.File, rec.Row, err)
 	}
-	return true, printPageLink(cmd.OutOrStdout(), base, r)
+	return true, printPageLink(cmd, base, r, rec.Round.RoundID)
 }

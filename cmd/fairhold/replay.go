@@ -107,7 +107,7 @@ input, 2 usage.`,
 	f := cmd.Flags()
 	f.StringVar(&o.profile, "profile", "", "rules profile for every round: a built-in name or a JSON file (default: the profile each round names)")
 	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")
-	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
+	f.BoolVar(&o.asJSON, "json", false, "print the summary (with --explain: the link) as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
 	f.StringArrayVar(&o.currencies, "currency", nil, "declare a currency's decimals, `CODE:DECIMALS` (repeatable), e.g. ETH:18")

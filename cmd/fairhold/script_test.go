@@ -43,7 +43,8 @@ func TestMain(m *testing.M) {
 //	                               the lines matching REGEXP (a summary's
 //	                               "seconds")
 //	decodelink FILE                decode the #r= fragment of the link in
-//	                               stdout (base64url JSON) into FILE
+//	                               stdout (base64url JSON), alone or in a
+//	                               --json result, into FILE
 //	freeport VAR                   set $VAR to a free TCP port of 127.0.0.1
 //	httpget URL FILE               GET URL (retrying for 10 s while nothing
 //	                               listens) and write its status line,
@@ -141,7 +142,11 @@ func cmdDecodeLink(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("decodelink: no #r= in stdout")
 	}
-	frag = strings.TrimSpace(frag)
+	if end := strings.IndexFunc(frag, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_')
+	}); end >= 0 {
+		frag = frag[:end]
+	}
 	b, err := base64.RawURLEncoding.DecodeString(frag)
 	if err != nil {
 		ts.Fatalf("decodelink: %v", err)

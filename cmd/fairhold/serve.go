@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -66,12 +67,14 @@ Stop the server with Ctrl-C or SIGTERM; it finishes the requests in flight.`,
   fairhold serve --addr 0.0.0.0:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListenAddr(addr); err != nil {
+				return err
+			}
+			// From here an address that cannot be listened on (in use, a
+			// host that does not resolve or is not this machine's) is an
+			// error of the environment: exit 1.
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
-				var oe *net.OpError
-				if errors.As(err, &oe) && oe.Op == "listen" && strings.Contains(err.Error(), "missing port") {
-					return usageErrorf("--addr: %v", err)
-				}
 				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -81,6 +84,20 @@ Stop the server with Ctrl-C or SIGTERM; it finishes the requests in flight.`,
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
 	return cmd
+}
+
+// checkListenAddr refuses, as a usage error, an --addr that is not
+// host:port with a decimal port 0..65535 (0: any free port). The host may
+// be empty (every interface).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usageErrorf("--addr: %v: want host:port, e.g. 127.0.0.1:8080", err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usageErrorf("--addr: %q: the port must be a number 0..65535, got %q", addr, port)
+	}
+	return nil
 }
 
 // serveOn serves the page on ln until ctx is done, then shuts down

@@ -162,6 +162,21 @@ func TestServeUsage(t *testing.T) {
 	assert.Equal(t, exitUsage, code, stderr)
 	_, _, code = runCLI("serve", "extra")
 	assert.Equal(t, exitUsage, code)
+	_, stderr, code = runCLI("serve", "--addr", "127.0.0.1:99999")
+	assert.Equal(t, exitUsage, code, "a port out of range is a usage error, not a failure to listen")
+	assert.Contains(t, stderr, "0..65535")
+	for _, good := range []string{"127.0.0.1:8080", ":8080", "127.0.0.1:0", "[::1]:65535", "localhost:080"} {
+		assert.NoError(t, checkListenAddr(good), good)
+	}
+	for _, bad := range []string{"nonsense", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80",
+		"127.0.0.1:http", "::1:80", "[::1:80", "127.0.0.1:80:80", "127.0.0.1:99999999999999999999"} {
+		err := checkListenAddr(bad)
+		var e *exitErr
+		if assert.ErrorAs(t, err, &e, bad) {
+			assert.Equal(t, exitUsage, e.code, bad)
+			assert.Contains(t, err.Error(), "--addr", bad)
+		}
+	}
 }
 
 // The real thing: `fairhold serve` as a process, stopped by SIGTERM,

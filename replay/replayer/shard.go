@@ -63,24 +63,34 @@ const MaxShards = 100000
 
 // ParseShard reads "I/N", or "auto/N" with the index from the first of
 // [ShardIndexVars] that getenv gives (Slurm's less SLURM_ARRAY_TASK_MIN,
-// when set, so that an array 1-N is shards 0..N-1).
+// when set, so that an array 1-N is shards 0..N-1). Anything but two
+// decimal integers, or auto and one, separated by one "/" is refused as
+// such before either number is checked against its range.
 func ParseShard(s string, getenv func(string) string) (ShardSpec, error) {
 	i, n, ok := strings.Cut(s, "/")
-	if !ok {
-		return ShardSpec{}, fmt.Errorf("%q: want I/N (shard I of N, from 0) or auto/N", s)
+	count, okN := shardInt(n)
+	index, okI := shardInt(i)
+	if !ok || !okN || !okI && i != "auto" {
+		return ShardSpec{}, fmt.Errorf("want I/N or auto/N with integers, got %q", s)
 	}
-	count, err := strconv.Atoi(n)
-	if err != nil || count < 1 || count > MaxShards {
+	if count < 1 || count > MaxShards {
 		return ShardSpec{}, fmt.Errorf("%q: the number of shards must be 1..%d", s, MaxShards)
 	}
 	if i == "auto" {
 		return ShardFromEnv(count, getenv)
 	}
-	index, err := strconv.Atoi(i)
-	if err != nil || index < 0 || index >= count {
+	if index < 0 || index >= count {
 		return ShardSpec{}, fmt.Errorf("%q: the shard index must be 0..%d", s, count-1)
 	}
 	return ShardSpec{index, count}, nil
+}
+
+// shardInt parses a decimal integer of a shard spec; ok is false when s is
+// not one. An integer too large for an int is one, clamped (and then out
+// of the shards' range).
+func shardInt(s string) (n int, ok bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // ShardFromEnv returns shard I of count, I from the environment (see

@@ -494,9 +494,26 @@ func TestParseShard(t *testing.T) {
 	s, err := ParseShard("2/7", getenv)
 	require.NoError(t, err)
 	assert.Equal(t, ShardSpec{2, 7}, s)
-	for _, bad := range []string{"7/7", "-1/3", "1", "a/3", "0/0", "1/x"} {
+	for bad, msg := range map[string]string{
+		"7/7":                    `"7/7": the shard index must be 0..6`,
+		"-1/3":                   `"-1/3": the shard index must be 0..2`,
+		"99999999999999999999/3": `"99999999999999999999/3": the shard index must be 0..2`,
+		"0/0":                    `"0/0": the number of shards must be 1..100000`,
+		"0/100001":               `"0/100001": the number of shards must be 1..100000`,
+		"0/99999999999999999999": `"0/99999999999999999999": the number of shards must be 1..100000`,
+		"1":                      `want I/N or auto/N with integers, got "1"`,
+		"a/3":                    `want I/N or auto/N with integers, got "a/3"`,
+		"1/x":                    `want I/N or auto/N with integers, got "1/x"`,
+		"1/2/3":                  `want I/N or auto/N with integers, got "1/2/3"`,
+		"x/0":                    `want I/N or auto/N with integers, got "x/0"`,
+		"auto/x":                 `want I/N or auto/N with integers, got "auto/x"`,
+		"/3":                     `want I/N or auto/N with integers, got "/3"`,
+		" 1/3":                   `want I/N or auto/N with integers, got " 1/3"`,
+		"1.0/3":                  `want I/N or auto/N with integers, got "1.0/3"`,
+		"auto/0":                 `"auto/0": the number of shards must be 1..100000`,
+	} {
 		_, err := ParseShard(bad, getenv)
-		assert.Error(t, err, bad)
+		assert.EqualError(t, err, msg, bad)
 	}
 	_, err = ParseShard("auto/4", getenv)
 	assert.ErrorContains(t, err, "JOB_COMPLETION_INDEX")
