@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/wire"
 )
 
 // A sharded replay (docs/sharding.md) checks rounds in several processes
@@ -104,8 +105,8 @@ func (e *TraceEncoder) Len() int { return e.n }
 // Bytes returns the chunk's encoding (valid until the next Add or Reset).
 func (e *TraceEncoder) Bytes() []byte { return e.buf }
 
-func (e *TraceEncoder) uv(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
-func (e *TraceEncoder) sv(x int64)  { e.buf = binary.AppendVarint(e.buf, x) }
+func (e *TraceEncoder) uv(x uint64) { e.buf = wire.AppendUv(e.buf, x) }
+func (e *TraceEncoder) sv(x int64)  { e.buf = wire.AppendSv(e.buf, x) }
 
 // str writes s: a reference to the chunk's text equal to it, or s,
 // which becomes the chunk's next text. site is where s is in the trace:
@@ -257,8 +258,7 @@ type TraceDecoder struct {
 	decls map[[4]string]*declText
 	pc    idPrefixCache
 	dict  []dictEntry
-	b     []byte
-	err   error
+	r     wire.Reader
 	cs    []string
 	csIdx []int
 	// Per chunk: the fingerprints of each (table, player) seen, by their
@@ -284,59 +284,22 @@ type sessFP struct {
 // ErrTraceEncoding reports traces that cannot be decoded.
 var ErrTraceEncoding = errors.New("malformed trace encoding")
 
-func (d *TraceDecoder) fail() {
-	if d.err == nil {
-		d.err = ErrTraceEncoding
-	}
-	d.b = nil
-}
-
-func (d *TraceDecoder) uv() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
-func (d *TraceDecoder) sv() int64 {
-	x, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
-func (d *TraceDecoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	out := d.b[:n]
-	d.b = d.b[n:]
-	return out
-}
-
 func (d *TraceDecoder) str() string { return d.dict[d.strIdx()].s }
 
 // strIdx reads a text and returns its number in the chunk's dictionary
 // (0, the empty text, on an error).
 func (d *TraceDecoder) strIdx() int {
-	x := d.uv()
+	x := d.r.Uv()
 	if x&1 == 1 {
 		k := x >> 1
 		if k+1 >= uint64(len(d.dict)) {
-			d.fail()
+			d.r.Fail()
 			return 0
 		}
 		return int(k) + 1
 	}
-	b := d.bytes(x >> 1)
-	if d.err != nil {
+	b := d.r.Bytes(x >> 1)
+	if d.r.Err() != nil {
 		return 0
 	}
 	d.dict = append(d.dict, dictEntry{s: string(b)})
@@ -361,14 +324,14 @@ func (d *TraceDecoder) clientFP(k int) uint64 {
 	return e.cfp
 }
 
-func (d *TraceDecoder) b32(dst *[32]byte) { copy(dst[:], d.bytes(32)) }
+func (d *TraceDecoder) b32(dst *[32]byte) { copy(dst[:], d.r.Bytes(32)) }
 
 // Decode decodes a chunk of n traces into ts (reusing its storage) and
 // returns it.
 func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 	// The dictionary's entry 0 is the empty text, for errors: the
 	// encoder's k-th text is entry k + 1.
-	d.b, d.err, d.dict = b, nil, append(d.dict[:0], dictEntry{})
+	d.r, d.dict = wire.NewReader(b, ErrTraceEncoding), append(d.dict[:0], dictEntry{})
 	d.cs, d.csIdx = d.cs[:0], d.csIdx[:0]
 	clear(d.sess)
 	if d.sess == nil {
@@ -382,7 +345,7 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 	var prevLink, prevAnc [32]byte
 	var clientFP uint64
 	csOK := false
-	for i := 0; i < n && d.err == nil; i++ {
+	for i := 0; i < n && d.r.Err() == nil; i++ {
 		if len(ts) < cap(ts) {
 			ts = ts[:len(ts)+1]
 		} else {
@@ -391,14 +354,14 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 		t := &ts[len(ts)-1]
 		more := t.more[:0]
 		*t = Trace{more: more}
-		fl := d.uv()
+		fl := d.r.Uv()
 		t.Src.File = d.str()
-		t.Src.Row = prevRow + 1 + d.sv()
+		t.Src.Row = prevRow + 1 + d.r.Sv()
 		prevRow = t.Src.Row
-		common := d.uv()
-		suffix := d.bytes(d.uv())
+		common := d.r.Uv()
+		suffix := d.r.Bytes(d.r.Uv())
 		if common > uint64(len(prevID)) {
-			d.fail()
+			d.r.Fail()
 			break
 		}
 		prevID = append(prevID[:common], suffix...)
@@ -414,29 +377,29 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 		}
 		t.traceRound = traceRound{Src: t.Src, RoundID: id, table: se.table, tableID: se.tableID, session: se.session}
 		t.setIDCached(id, &d.pc)
-		t.tableSeq = d.uv()
+		t.tableSeq = d.r.Uv()
 		t.TimeOK = fl&tfTimeOK != 0
 		t.SeedOK = fl&tfSeedOK != 0
 		t.revealOK, t.revealBad = fl&tfRevealOK != 0, fl&tfRevealBad != 0
 		t.rotated, t.perBox = fl&tfRotated != 0, fl&tfPerBox != 0
-		t.Time = prevTime + d.sv()
+		t.Time = prevTime + d.r.Sv()
 		prevTime = t.Time
 		if fl&tfReveal != 0 {
-			t.reveal = t.Time + d.sv()
+			t.reveal = t.Time + d.r.Sv()
 		}
 		if t.SeedOK {
 			if fl&tfSameSeed == 0 {
-				if b := d.bytes(8); len(b) == 8 {
+				if b := d.r.Bytes(8); len(b) == 8 {
 					prevSeed = binary.LittleEndian.Uint64(b)
 				}
 			}
 			t.seedFP = prevSeed
-			t.Nonce = d.uv()
+			t.Nonce = d.r.Uv()
 		}
 		if fl&tfSameCS == 0 {
-			k := d.uv()
-			if k > uint64(len(d.b)) {
-				d.fail()
+			k := d.r.Uv()
+			if k > uint64(d.r.Len()) {
+				d.r.Fail()
 				break
 			}
 			d.cs, d.csIdx = d.cs[:0], d.csIdx[:0]
@@ -453,7 +416,7 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 			t.ClientFP = clientFP
 		}
 		if fl&tfChain != 0 {
-			t.chainIndex = d.uv()
+			t.chainIndex = d.r.Uv()
 			d.b32(&t.link.seed)
 			if fl&tfStepIsPrev != 0 {
 				t.link.step = prevLink
@@ -475,37 +438,37 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 			t.decl = d.declLast
 			t.currency = t.decl.currency
 		}
-		np := d.uv()
-		if np > uint64(len(d.b)) {
-			d.fail()
+		np := d.r.Uv()
+		if np > uint64(d.r.Len()) {
+			d.r.Fail()
 			break
 		}
 		for range np {
 			ni := d.strIdx()
 			name := d.dict[ni].s
-			k := d.uv()
-			before, after := d.sv(), d.sv()
-			slot := d.uv()
+			k := d.r.Uv()
+			before, after := d.r.Sv(), d.r.Sv()
+			slot := d.r.Uv()
 			var client uint64
 			if k > 0 {
 				if k > uint64(len(d.cs)) {
-					d.fail()
+					d.r.Fail()
 					break
 				}
 				client = d.clientFP(d.csIdx[k-1])
 			}
 			if slot>>1 > math.MaxUint8 {
-				d.fail()
+				d.r.Fail()
 				break
 			}
 			t.addPlayer(d.fp(ni), name, client, before, after, int(int8(uint8(slot>>1))), slot&1 == 1)
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = fmt.Errorf("%w: %d bytes after the last trace", ErrTraceEncoding, len(d.b))
+	if err := d.r.Err(); err != nil {
+		return ts, err
 	}
-	if d.err != nil {
-		return ts, d.err
+	if d.r.Len() != 0 {
+		return ts, fmt.Errorf("%w: %d bytes after the last trace", ErrTraceEncoding, d.r.Len())
 	}
 	return ts, nil
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/fairhold/fairhold/replay/internal/regularfile"
 	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
+	"github.com/fairhold/fairhold/replay/wire"
 )
 
 // PartFormat and PartVersion identify a part file.
@@ -393,15 +394,15 @@ func (sw *shardWriter) raw(b []byte) error {
 // write writes a chunk of unit i.
 func (sw *shardWriter) write(i int, ck *chunk) error {
 	b := sw.rec[:0]
-	b = binary.AppendUvarint(b, uint64(i))
-	b = binary.AppendUvarint(b, uint64(ck.rounds))
+	b = wire.AppendUv(b, uint64(i))
+	b = wire.AppendUv(b, uint64(ck.rounds))
 	last := byte(0)
 	if ck.last {
 		last = 1
 	}
 	b = append(b, last)
-	b = binary.AppendUvarint(b, uint64(len(ck.traces)))
-	b = binary.AppendUvarint(b, uint64(len(ck.enc)))
+	b = wire.AppendUv(b, uint64(len(ck.traces)))
+	b = wire.AppendUv(b, uint64(len(ck.enc)))
 	b = append(b, ck.enc...)
 	b = appendFindings(b, ck.findings)
 	b = appendTotals(b, ck.totals)
@@ -548,34 +549,29 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 
 // Encoding of findings and totals in a chunk record.
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
 func appendFindings(b []byte, fs []finding.Finding) []byte {
-	b = binary.AppendUvarint(b, uint64(len(fs)))
+	b = wire.AppendUv(b, uint64(len(fs)))
 	for i := range fs {
 		f := &fs[i]
 		for _, s := range [...]string{string(f.Code), string(f.Severity), f.RoundID, f.File, f.Field, f.Expected, f.Actual, f.Detail, f.PlayerID, f.Currency} {
-			b = appendString(b, s)
+			b = wire.AppendText(b, s)
 		}
-		b = binary.AppendVarint(b, f.Row)
+		b = wire.AppendSv(b, f.Row)
 		for _, p := range [...]*int64{f.ExpectedAmount, f.ActualAmount, f.Difference} {
 			if p == nil {
 				b = append(b, 0)
 				continue
 			}
 			b = append(b, 1)
-			b = binary.AppendVarint(b, *p)
+			b = wire.AppendSv(b, *p)
 		}
 	}
 	return b
 }
 
 func appendTotals(b []byte, u *unitTotals) []byte {
-	sv := func(x int64) { b = binary.AppendVarint(b, x) }
-	uv := func(x uint64) { b = binary.AppendUvarint(b, x) }
+	sv := func(x int64) { b = wire.AppendSv(b, x) }
+	uv := func(x uint64) { b = wire.AppendUv(b, x) }
 	flag := func(x bool) {
 		if x {
 			b = append(b, 1)
@@ -586,8 +582,8 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 	sv(u.leftOut)
 	uv(uint64(len(u.keys)))
 	for k := range u.keys {
-		b = appendString(b, u.keys[k].game)
-		b = appendString(b, u.keys[k].currency)
+		b = wire.AppendText(b, u.keys[k].game)
+		b = wire.AppendText(b, u.keys[k].currency)
 		s := &u.sums[k]
 		sv(s.rounds)
 		for i := range numBets {
@@ -609,8 +605,8 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 	uv(uint64(len(u.tables)))
 	for i := range u.tables {
 		t := &u.tables[i]
-		b = appendString(b, t.key.game)
-		b = appendString(b, t.key.table)
+		b = wire.AppendText(b, t.key.game)
+		b = wire.AppendText(b, t.key.table)
 		sv(t.rounds)
 		sv(t.played)
 		sv(t.playedWon)
@@ -621,7 +617,7 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		uv(uint64(v.i))
 		uv(uint64(v.table))
 		uv(uint64(v.key))
-		b = appendString(b, v.reason)
+		b = wire.AppendText(b, v.reason)
 		flag(v.ifPlayed.Settled)
 		sv(v.ifPlayed.Wagered)
 		sv(v.ifPlayed.Returned)
@@ -629,53 +625,18 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 	return b
 }
 
+// errChunkRecord reports a chunk record that cannot be decoded.
+var errChunkRecord = errors.New("malformed chunk record")
+
 // recReader decodes a chunk record.
-type recReader struct {
-	b   []byte
-	err error
-}
+type recReader struct{ wire.Reader }
 
-func (r *recReader) fail() {
-	if r.err == nil {
-		r.err = errors.New("malformed chunk record")
-	}
-	r.b = nil
-}
+func newRecReader(b []byte) recReader { return recReader{wire.NewReader(b, errChunkRecord)} }
 
-func (r *recReader) uv() uint64 {
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
-func (r *recReader) sv() int64 {
-	x, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
-func (r *recReader) bytes(n uint64) []byte {
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *recReader) str() string { return string(r.bytes(r.uv())) }
+func (r *recReader) str() string { return r.Text() }
 
 func (r *recReader) byte1() byte {
-	b := r.bytes(1)
+	b := r.Bytes(1)
 	if len(b) != 1 {
 		return 0
 	}
@@ -684,9 +645,9 @@ func (r *recReader) byte1() byte {
 
 // count reads a count of items of at least one byte each.
 func (r *recReader) count() int {
-	n := r.uv()
-	if n > uint64(len(r.b)) {
-		r.fail()
+	n := r.Uv()
+	if n > uint64(r.Len()) {
+		r.Fail()
 		return 0
 	}
 	return int(n)
@@ -701,15 +662,15 @@ func (r *recReader) findings(out []finding.Finding) []finding.Finding {
 		}
 		f := finding.Finding{Code: finding.Code(s[0]), Severity: finding.Severity(s[1]), RoundID: s[2], File: s[3], Field: s[4],
 			Expected: s[5], Actual: s[6], Detail: s[7], PlayerID: s[8], Currency: s[9]}
-		f.Row = r.sv()
+		f.Row = r.Sv()
 		for _, p := range [...]**int64{&f.ExpectedAmount, &f.ActualAmount, &f.Difference} {
 			if r.byte1() == 1 {
-				v := r.sv()
+				v := r.Sv()
 				*p = &v
 			}
 		}
 		out = append(out, f)
-		if r.err != nil {
+		if r.Err() != nil {
 			break
 		}
 	}
@@ -718,15 +679,15 @@ func (r *recReader) findings(out []finding.Finding) []finding.Finding {
 
 func (r *recReader) totals(u *unitTotals) {
 	u.reset()
-	u.leftOut = r.sv()
+	u.leftOut = r.Sv()
 	n := r.count()
 	for range n {
 		k := moneyKey{r.str(), r.str()}
 		var s moneySums
-		s.rounds = r.sv()
+		s.rounds = r.Sv()
 		for i := range numBets {
-			s.wagered[i] = r.sv()
-			s.returned[i] = r.sv()
+			s.wagered[i] = r.Sv()
+			s.returned[i] = r.Sv()
 		}
 		s.overflow = r.byte1() == 1
 		u.keys = append(u.keys, k)
@@ -735,30 +696,30 @@ func (r *recReader) totals(u *unitTotals) {
 	n = r.count()
 	for range n {
 		var m roundMoney
-		m.key = int32(r.uv())
+		m.key = int32(r.Uv())
 		m.leftOut = r.byte1() == 1
 		for j := range numBets {
-			m.wagered[j] = r.sv()
-			m.returned[j] = r.sv()
+			m.wagered[j] = r.Sv()
+			m.returned[j] = r.Sv()
 		}
 		if int(m.key) >= len(u.keys) {
-			r.fail()
+			r.Fail()
 		}
 		u.money = append(u.money, m)
 	}
 	n = r.count()
 	for range n {
 		t := unitTable{key: tableKey{r.str(), r.str()}}
-		t.rounds, t.played, t.playedWon = r.sv(), r.sv(), r.sv()
+		t.rounds, t.played, t.playedWon = r.Sv(), r.Sv(), r.Sv()
 		u.tables = append(u.tables, t)
 	}
 	n = r.count()
 	for range n {
-		v := voidRound{i: int(r.uv()), table: int32(r.uv()), key: int32(r.uv()), reason: r.str()}
+		v := voidRound{i: int(r.Uv()), table: int32(r.Uv()), key: int32(r.Uv()), reason: r.str()}
 		v.ifPlayed.Settled = r.byte1() == 1
-		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.sv(), r.sv()
+		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.Sv(), r.Sv()
 		if v.i >= len(u.money) || int(v.table) >= len(u.tables) || v.table < 0 || int(v.key) >= len(u.keys) || v.key < 0 {
-			r.fail()
+			r.Fail()
 		}
 		u.voids = append(u.voids, v)
 	}
@@ -1353,29 +1314,29 @@ type mergeJob struct {
 // head reads the record's unit and last flag, checking the unit is the
 // one due.
 func (j *mergeJob) head() (last bool, err error) {
-	r := recReader{b: j.buf}
-	unit := r.uv()
-	r.uv()
+	r := newRecReader(j.buf)
+	unit := r.Uv()
+	r.Uv()
 	last = r.byte1() == 1
-	if r.err == nil && unit != uint64(j.unit) {
+	if r.Err() == nil && unit != uint64(j.unit) {
 		return false, &PartError{j.p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, j.unit)}
 	}
-	if r.err != nil {
-		return false, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	if err := r.Err(); err != nil {
+		return false, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
 	}
 	return last, nil
 }
 
 // decode decodes the record into j.ck.
 func (j *mergeJob) decode(dec *audit.TraceDecoder) {
-	r := recReader{b: j.buf}
+	r := newRecReader(j.buf)
 	ck := j.ck
-	r.uv()
-	ck.rounds = int64(r.uv())
+	r.Uv()
+	ck.rounds = int64(r.Uv())
 	ck.last = r.byte1() == 1
 	nt := r.count()
-	enc := r.bytes(r.uv())
-	if r.err == nil {
+	enc := r.Bytes(r.Uv())
+	if r.Err() == nil {
 		var err error
 		if ck.traces, err = dec.Decode(enc, nt, ck.traces); err != nil {
 			j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
@@ -1384,13 +1345,14 @@ func (j *mergeJob) decode(dec *audit.TraceDecoder) {
 	}
 	ck.findings = r.findings(ck.findings[:0])
 	r.totals(ck.totals)
-	if r.err == nil && len(r.b) != 0 {
-		r.fail()
+	if r.Err() == nil && r.Len() != 0 {
+		r.Fail()
 	}
-	if r.err == nil && len(ck.totals.money) != len(ck.traces) {
-		r.err = errors.New("totals of another number of rounds than the traces")
+	err := r.Err()
+	if err == nil && len(ck.totals.money) != len(ck.traces) {
+		err = errors.New("totals of another number of rounds than the traces")
 	}
-	if r.err != nil {
-		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, r.err)}
+	if err != nil {
+		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
 	}
 }
