@@ -246,24 +246,6 @@ func FuzzReadForeignParquet(f *testing.F) {
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "part-00000."+table+".parquet"), b, 0o644))
 		}
-		var openErr, scanErr error
-		var dmg []*DamageError
-		a := allocated(func() {
-			ds, err := Open(dir)
-			if openErr = err; err != nil {
-				return
-			}
-			defer ds.Close()
-			dmg, scanErr = ds.Scan(func(*Record) error { return nil })
-		})
-		require.Less(t, a, uint64(128<<20), "bytes allocated")
-		if openErr != nil {
-			require.True(t, strings.Contains(openErr.Error(), dir), "the error names the dataset's file: %v", openErr)
-			return
-		}
-		require.NoError(t, scanErr)
-		for _, d := range dmg {
-			require.True(t, strings.HasPrefix(d.File, dir), "damage names a file of the dataset: %v", d)
-		}
+		scanDamaged(t, dir)
 	})
 }
