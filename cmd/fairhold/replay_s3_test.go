@@ -459,7 +459,15 @@ func TestReplayS3Shards(t *testing.T) {
 			parts = append(parts, part)
 		}
 		t.Logf("%d shards fetched %d bytes by ranges in all: the %d Parquet bytes once, and %d opening the dataset each", n, all, parquet, opening)
-		assert.LessOrEqual(t, all, parquet+int64(n-1)*opening, "a shard reads the footers and its own parts")
+		// A shard's opening fetches what the opening above fetched, give
+		// or take a minimum fetch: which of a file's ranges a read-ahead
+		// window already covers depends on the order the shard's reads
+		// reach it, and one CI run saw 16,356 bytes more per shard
+		// (1,829,974 against 1,813,618 for 2 shards). The bound allows two
+		// minimum fetches per extra shard; whole-file downloads, the
+		// regression this guards against, exceed it by far.
+		slack := int64(n-1) * 2 * blobsrc.MinFetch
+		assert.LessOrEqual(t, all, parquet+int64(n-1)*opening+slack, "a shard reads the footers and its own parts")
 		findings := filepath.Join(dir, fmt.Sprintf("merged-%d.jsonl", n))
 		out, stderr, code := runCLI(append([]string{"merge", "--json", "--findings", findings}, parts...)...)
 		assert.Equal(t, wantCode, code, stderr)
