@@ -180,15 +180,7 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 	}
 	defer ps.Close()
 	hd := ps.Header()
-	declared := map[string]int{}
-	for _, c := range hd.Currencies {
-		code, d, err := currency.ParseDeclaration(c)
-		if err != nil {
-			return usageError(fmt.Errorf("merge: the parts' --currency: %w", err))
-		}
-		declared[code] = d
-	}
-	currencies, err := currency.NewTable(declared)
+	currencies, err := currency.TableOf(hd.Currencies)
 	if err != nil {
 		return usageError(fmt.Errorf("merge: the parts' --currency: %w", err))
 	}

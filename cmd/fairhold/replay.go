@@ -147,15 +147,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 			return err
 		}
 	}
-	declared := map[string]int{}
-	for _, c := range o.currencies {
-		code, d, err := currency.ParseDeclaration(c)
-		if err != nil {
-			return usageError(fmt.Errorf("--currency: %w", err))
-		}
-		declared[code] = d
-	}
-	currencies, err := currency.NewTable(declared)
+	currencies, err := currency.TableOf(o.currencies)
 	if err != nil {
 		return usageError(fmt.Errorf("--currency: %w", err))
 	}

@@ -167,6 +167,21 @@ func ParseDeclaration(s string) (code string, decimals int, err error) {
 	return code, decimals, nil
 }
 
+// TableOf returns the table of the built-in currencies and the
+// declarations ds, each "CODE:DECIMALS" as [ParseDeclaration] reads it (the
+// values of `fairhold replay --currency`, also recorded in a shard's part).
+func TableOf(ds []string) (*Table, error) {
+	declared := make(map[string]int, len(ds))
+	for _, d := range ds {
+		code, n, err := ParseDeclaration(d)
+		if err != nil {
+			return nil, err
+		}
+		declared[code] = n
+	}
+	return NewTable(declared)
+}
+
 // ParseDeclarations parses a JSON object of declarations, code to number
 // of decimals: {"BTC": 8, "ETH": 18}.
 func ParseDeclarations(data []byte) (map[string]int, error) {

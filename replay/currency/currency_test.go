@@ -112,3 +112,18 @@ func TestFormat(t *testing.T) {
 		assert.Equal(t, tc.want, Currency{Decimals: tc.d}.Format(tc.v), strconv.Itoa(tc.d))
 	}
 }
+
+func TestTableOf(t *testing.T) {
+	tb, err := TableOf([]string{"SHIB:2", " XYZ:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.Declared(); len(got) != 2 || got["SHIB"] != 2 || got["XYZ"] != 0 {
+		t.Fatalf("declared %v, want SHIB:2 and XYZ:0", got)
+	}
+	for _, bad := range [][]string{{"SHIB"}, {"SHIB:x"}} {
+		if _, err := TableOf(bad); err == nil {
+			t.Errorf("TableOf(%q): no error", bad)
+		}
+	}
+}
