@@ -49,6 +49,9 @@ type declaredFlags struct {
 	// round's client seeds as a whole are the table's, kept like one
 	// player's.
 	perBox bool
+	// sessPlayer: the round's seed session is its table's and its single
+	// box's player's (see Trace.reset), not the table's alone.
+	sessPlayer bool
 }
 
 // declaredRound is what a round leaves in its Trace for the checks of
@@ -200,6 +203,7 @@ type declState struct {
 type tableDecl struct {
 	scheme, profile, profileName uint64 // fingerprints
 	first                        textRef
+	d                            *declText // the texts (for the boundary state, bounds.go)
 }
 
 // seedDecl is what a single seed's state holds of its session: 0 for
@@ -295,7 +299,7 @@ func (l *Ledger) observeTable(t *Trace, add func(code finding.Code, field, expec
 			ds.tableIdx = map[uint64]int32{}
 		}
 		i := int32(len(ds.tables))
-		ds.tables = append(ds.tables, tableDecl{d.schemeFP, d.profileFP, d.profileNameFP, l.keepText(t.RoundID)})
+		ds.tables = append(ds.tables, tableDecl{d.schemeFP, d.profileFP, d.profileNameFP, l.keepText(t.RoundID), d})
 		ds.tableIdx[t.table] = i
 		ds.lastTable, ds.lastIdx = t.table, i+1
 		l.keepDeclText(d.schemeFP, d.scheme)
@@ -366,6 +370,9 @@ func (l *Ledger) startSeed(t *Trace, fp uint64, sd *seedDecl) {
 		return
 	}
 	l.retireOwner(t.session, fp, nil)
+	if l.bounds != nil {
+		l.bounds.start(t, fp, false)
+	}
 	ds := &l.declared
 	ds.seedOwner[t.session] = fp
 	var i int32
@@ -387,6 +394,10 @@ func (l *Ledger) startSeed(t *Trace, fp uint64, sd *seedDecl) {
 // startChain declares the session of a chain first owned in t.
 func (l *Ledger) startChain(t *Trace, st *chainState) {
 	st.decl.key = maphash.Bytes(fpSeed, t.link.anchor[:])
+	if l.bounds != nil {
+		l.bounds.chainKeys[st.decl.key] = t.link.anchor
+		l.bounds.start(t, 0, true)
+	}
 	l.retireOwner(t.session, 0, st)
 	l.declared.chainOwner[t.session] = st
 	l.declareClients(t, st.decl.key, &st.decl.sessDecl)
@@ -562,6 +573,9 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 		switch {
 		case d.flags&declFirst == 0:
 			d.player, d.client, d.flags = player, client, d.flags|declFirst
+			if l.bounds != nil {
+				l.bounds.clientEvent(t, key, i, true)
+			}
 			continue
 		case d.player == player:
 			have = &d.client
@@ -585,6 +599,12 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 						list, ds.spare = ds.spare[n-1], ds.spare[:n-1]
 					}
 				}
+				if l.bounds != nil {
+					if len(list) >= maxSessionPlayers {
+						l.bounds.evicted = true
+					}
+					l.bounds.clientEvent(t, key, i, true)
+				}
 				list = addSessPlayer(list, sessPlayer{player, client, ord})
 				grown = true
 				continue
@@ -594,6 +614,9 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 		case *have == client:
 		case t.rotated || changed == nil:
 			*have = client
+			if l.bounds != nil {
+				l.bounds.clientEvent(t, key, i, false)
+			}
 		default:
 			kept = false
 			changed(slot)

@@ -100,6 +100,7 @@ func (t *Trace) reset(r *round.Round, src Source, ids *idCache, pc *idPrefixCach
 	}
 	ids.lookup(r.TableID, player)
 	t.traceRound = traceRound{Src: src, RoundID: r.RoundID, table: ids.tableFP, tableID: ids.table, tableSeq: r.TableSeq, session: ids.sessionFP}
+	t.sessPlayer = player != ""
 	t.setIDCached(r.RoundID, pc)
 }
 
@@ -183,6 +184,8 @@ type Ledger struct {
 	declared   declState // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
+
+	bounds *boundsState // a shard's wallets at the segment's boundaries (bounds.go), nil unless tracked
 }
 
 type seedState struct {
@@ -214,7 +217,10 @@ type chainState struct {
 
 	seq   seqPos // the link sequence (sequence.go), once seqOn
 	seqOn bool
-	decl  chainDecl // what the chain's session declared (declared.go)
+	// entrySuppressed: a shard's segment after the first does not report
+	// the chain's first link other than 1 (bounds.go; the merge does).
+	entrySuppressed bool
+	decl            chainDecl // what the chain's session declared (declared.go)
 }
 
 // NewLedger returns an empty Ledger.
@@ -261,12 +267,20 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		out = append(out, t.finding(code, field, expected, actual, detail, nil))
 	}
 	ord := l.places.add(t.Src.File, t.Src.Row)
+	if l.bounds != nil {
+		l.bounds.idx++
+	}
 	if !l.ids.add(&t.traceRound) {
 		// The other checks would only repeat what the first copy
 		// established; the balances move on from the copy.
 		add(finding.RoundDuplicate, "round_id", "a round id not seen before", quote(t.RoundID), "")
 		for i := range t.np {
 			p := t.playerAt(i)
+			if l.bounds != nil {
+				if _, ok := l.players.get(p.id); !ok {
+					l.bounds.firstTouch(t, p, true)
+				}
+			}
 			l.players.set(p.id, lastBalance{p.after, ord})
 		}
 		l.moveOnSeqs(t)
@@ -279,6 +293,9 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		if st.timed && t.Time < st.last {
 			add(finding.RoundOrder, "time", "at or after "+formatMicros(st.last)+" (the table's previous round)", formatMicros(t.Time), "")
 		} else if !st.timed || t.Time > st.last {
+			if !st.timed {
+				st.firstTime = t.Time // the boundary state's entry (bounds.go)
+			}
 			st.last, st.timed = t.Time, true
 		}
 	}
@@ -287,15 +304,17 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
+	if l.bounds != nil && t.decl == nil && t.np > 0 {
+		l.bounds.undeclared = true
+	}
 	for i := range t.np {
 		p := t.playerAt(i)
 		last, ok := l.players.get(p.id)
+		if !ok && l.bounds != nil {
+			l.bounds.firstTouch(t, p, false)
+		}
 		if !l.observeWallet(t, p, ok, last, add) && ok && p.before != last.after {
-			field := boxField(int(p.slot), "balance_before")
-			if p.seat {
-				field = seatField(int(p.slot), "stack_before")
-			}
-			f := t.finding(finding.BalanceGap, field, fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
+			f := t.finding(finding.BalanceGap, balanceField(p), fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
 				strconv.FormatInt(p.before, 10), "", p)
 			f.SetAmounts(last.after, p.before)
 			out = append(out, f)
@@ -335,9 +354,16 @@ func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expect
 	i, ok := l.seeds[fp]
 	if !ok {
 		s := seedState{session: t.session, first: l.keepText(t.RoundID)}
+		if l.bounds != nil {
+			l.bounds.seedEntry(t, fp)
+		}
 		l.startNonces(fp, &s.nonces, t.ClientFP, t.Nonce)
 		l.startSeed(t, fp, &s.decl)
-		startNonceSeq(t, &s.seq, add)
+		if l.bounds != nil && l.bounds.suppress {
+			s.seq = newSeqPos(t.Nonce) // the merge checks the start (bounds.go)
+		} else {
+			startNonceSeq(t, &s.seq, add)
+		}
 		l.seeds[fp] = int32(len(l.seedStates))
 		l.seedStates = append(l.seedStates, s)
 		return
@@ -394,6 +420,10 @@ func (l *Ledger) observeChain(t *Trace, add func(code finding.Code, field, expec
 	}
 	if !st.owned {
 		st.owned, st.session, st.first = true, t.session, l.keepText(t.RoundID)
+		if l.bounds != nil {
+			l.bounds.chainEntry(t)
+			st.entrySuppressed = l.bounds.suppress
+		}
 		l.startChain(t, st)
 	} else if st.session != t.session {
 		add(finding.SeedReused, "fairness.commitment", "one session (table) per hash chain, first used in round "+l.text(st.first), "another session", "")

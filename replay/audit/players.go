@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -109,11 +108,7 @@ func (p *places) where(ord uint64) (string, int64, bool) {
 
 // previous describes where a player's previous round is.
 func (l *Ledger) previous(b lastBalance) string {
-	file, row, ok := l.places.where(b.ord)
-	if !ok {
-		return "the player's previous round"
-	}
-	return fmt.Sprintf("the player's round at %s row %d", file, row)
+	return previousText(l.places.where(b.ord))
 }
 
 // fileTable numbers the input files.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fairhold/fairhold/replay/finding"
 )
@@ -110,7 +111,7 @@ func chainSeq(t *Trace, st *chainState, fresh bool, add addFunc) {
 	}
 	if !st.seqOn {
 		st.seq, st.seqOn = newSeqPos(t.chainIndex), true
-		if t.chainIndex != 1 {
+		if t.chainIndex != 1 && !st.entrySuppressed {
 			add(finding.ChainLinkSkipped, "fairness.chain_index", "1 (the first round of its chain)", strconv.FormatUint(t.chainIndex, 10), "")
 		}
 		return
@@ -161,6 +162,13 @@ type tableSeq struct {
 
 	last  int64 // the time of the table's latest round (timed: one was seen), Unix microseconds
 	timed bool
+
+	// The boundary state's entry (bounds.go): the table_seq of the
+	// table's first round (entered: it was observed), and the time of its
+	// first timed round.
+	firstSeq  uint64
+	entered   bool
+	firstTime int64
 }
 
 // tableSeqs are the tables' numberings, by table fingerprint, with a
@@ -200,6 +208,9 @@ func (s *tableSeqs) get(t *Trace) *tableSeq {
 func (l *Ledger) observeTableSeq(t *Trace, add addFunc) {
 	st := l.tableSeqs.get(t)
 	n := t.tableSeq
+	if !st.entered {
+		st.firstSeq, st.entered = n, true
+	}
 	switch {
 	case n == 0 && !st.numbered:
 		st.unnumbered++
@@ -229,32 +240,12 @@ const maxTableWarnings = 10
 // have no table_seq (a dropped round there cannot be seen), by table id.
 // Call it once every round is observed.
 func (l *Ledger) Warnings() []string {
-	var tables []*tableSeq
-	var rounds int64
+	var tables []TableRounds
 	for _, st := range l.tableSeqs.m {
 		if st.unnumbered > 0 {
-			tables = append(tables, st)
-			rounds += st.unnumbered
+			tables = append(tables, TableRounds{st.name, st.unnumbered})
 		}
 	}
-	slices.SortFunc(tables, func(a, b *tableSeq) int {
-		switch {
-		case a.name < b.name:
-			return -1
-		case a.name > b.name:
-			return 1
-		}
-		return 0
-	})
-	var out []string
-	for i, st := range tables {
-		if i == maxTableWarnings {
-			out = append(out, fmt.Sprintf("%d more tables: %d rounds without table_seq in all: a dropped round at these tables cannot be seen",
-				len(tables)-i, rounds))
-			break
-		}
-		rounds -= st.unnumbered
-		out = append(out, fmt.Sprintf("table %s: %d rounds without table_seq: a dropped round at this table cannot be seen", st.name, st.unnumbered))
-	}
-	return out
+	slices.SortFunc(tables, func(a, b TableRounds) int { return strings.Compare(a.Table, b.Table) })
+	return TableWarnings(tables)
 }

@@ -115,6 +115,8 @@ type datasetCheck struct {
 	present map[string]bool
 
 	held spool
+	// observed: seen is filled already (a merge's, from the parts).
+	observed bool
 }
 
 // newDatasetCheck starts the check of ds against opts.Manifests: it adds
@@ -254,7 +256,7 @@ func hashFile(src source.Source, path string, limit int64, buf []byte) fileHash 
 // observe notes what the replay read: the traces of a unit (or part of
 // one), in input order.
 func (c *datasetCheck) observe(traces []audit.Trace) {
-	if c.hashes == nil {
+	if c.hashes == nil || c.observed {
 		return
 	}
 	for i := range traces {

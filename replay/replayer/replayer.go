@@ -98,7 +98,12 @@ type chunk struct {
 	text     int // bytes of the traces' round ids and of the findings' texts
 	last     bool
 	err      error
-	enc      []byte // a shard's encoding of the traces (audit.TraceEncoder)
+	enc      []byte            // a shard's encoding of the traces (audit.TraceEncoder)
+	local    []finding.Finding // a merged chunk's findings of its shard's Ledger
+	// A shard's digests of the rounds' client seeds (audit.AppendClientDigests):
+	// round i's are digests[digestOffs[i]:digestOffs[i+1]].
+	digests    [][16]byte
+	digestOffs []int32
 }
 
 // full reports whether the chunk is to be handed over before another
@@ -174,6 +179,9 @@ type collector struct {
 	check  *datasetCheck
 	opts   *Options
 	buf    []finding.Finding
+	// A merge that completes the shards' boundary state (bounds.go) has
+	// no Ledger: the chunks hold their shard's Ledger's findings.
+	plan *boundaryPlan
 }
 
 // emit counts and writes findings in order.
@@ -193,7 +201,9 @@ func (c *collector) emit(fs []finding.Finding) error {
 func (c *collector) take(ck *chunk) error {
 	c.buf = append(c.buf[:0], ck.findings...)
 	c.check.observe(ck.traces)
-	c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
+	if c.ledger != nil {
+		c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
+	}
 	c.buf = c.sum.merge(ck.totals, ck.traces, c.buf)
 	sortFindings(c.buf)
 	if err := c.emit(c.buf); err != nil {
@@ -206,7 +216,13 @@ func (c *collector) take(ck *chunk) error {
 // finish adds the Ledger's warnings, and writes the void tests' findings
 // and the dataset check's.
 func (c *collector) finish() error {
-	for _, w := range c.ledger.Warnings() {
+	var ws []string
+	if c.ledger != nil {
+		ws = c.ledger.Warnings()
+	} else {
+		ws = c.plan.warnings
+	}
+	for _, w := range ws {
 		c.sum.Warn(w)
 	}
 	if err := c.emit(c.sum.finish(c.opts.Currencies)); err != nil {
@@ -243,6 +259,9 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 		opts.Findings = check.findings()
 	}
 	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if sw != nil {
+		sw.bounds = newShardBounds()
+	}
 	if sw == nil {
 		// Files that could not be opened at all come first.
 		var pre []finding.Finding
@@ -318,6 +337,10 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 		return nil
 	}
 	for k, i := range order {
+		if sw != nil && (k == 0 || order[k-1] != i-1) {
+			// A segment of the shard's input starts (bounds.go).
+			sw.bounds.startSegment(i)
+		}
 		for {
 			ck := <-results[i]
 			if ck.err != nil {
@@ -359,6 +382,7 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 		}
 	}
 	if sw != nil {
+		sw.bounds.finish()
 		return sum, nil
 	}
 	if err := col.finish(); err != nil {
@@ -437,6 +461,11 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.
 		ck.findings = ck.totals.add(&rec.Round, c.IfPlayed(), t, ck.findings, nf)
 		if enc != nil {
 			enc.Add(&rec.Round, t)
+			if len(ck.digestOffs) == 0 {
+				ck.digestOffs = append(ck.digestOffs, 0)
+			}
+			ck.digests = audit.AppendClientDigests(ck.digests, &rec.Round, t)
+			ck.digestOffs = append(ck.digestOffs, int32(len(ck.digests)))
 		}
 		if len(ck.findings) > nf {
 			ck.addFindings(nf)

@@ -23,6 +23,7 @@ import (
 	"hash"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -42,7 +43,7 @@ import (
 // PartFormat and PartVersion identify a part file.
 const (
 	PartFormat  = "fairhold-replay-part"
-	PartVersion = 1
+	PartVersion = 2
 	partMagic   = "FHPART1\n"
 )
 
@@ -133,16 +134,19 @@ type Assigned struct {
 	Shard  int    `json:"shard"`
 }
 
-// Assign assigns the dataset's rounds files to n shards: every rounds file
-// a valid manifest lists, weighed by the rounds the manifest lists, and
-// every other rounds file of the dataset (an extra part, or a dataset
-// without a manifest: by the rows its footer gives), each weighing at
-// least 1 (a JSON Lines file without a manifest, whose rounds are not
-// known before it is read, weighs 1). Sorted by rounds, most first, then by
-// path, each goes to the shard with the fewest rounds so far, the lowest
-// index among equals (longest processing time first). The result, sorted
-// by path, depends only on the manifests and the names and footers of
-// the dataset's rounds files, which every shard sees alike.
+// Assign assigns the dataset's rounds files to n shards, in contiguous
+// ranges of the input order, so that each shard replays one segment of
+// the input (docs/sharding.md): every rounds file a valid manifest lists,
+// weighed by the rounds the manifest lists, and every other rounds file
+// of the dataset (an extra part, or a dataset without a manifest: by the
+// rows its footer gives), each weighing at least 1 (a JSON Lines file
+// without a manifest, whose rounds are not known before it is read, weighs
+// 1). In input order (the order of their first units; files without a
+// unit last, by path), a file whose weight's middle falls at w of the
+// total W goes to shard floor(w x n / W): the heaviest shard has at most
+// W/n rounds plus one file's. The result, sorted by path, depends only on
+// the manifests and the names and footers of the dataset's rounds files,
+// which every shard sees alike.
 func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
 	weight := map[string]int64{}
 	for _, dm := range manifests {
@@ -160,37 +164,51 @@ func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
 			weight[f.Path] = max(f.Rows, 1)
 		}
 	}
-	for _, u := range ds.Units() {
+	first := map[string]int{}
+	for i, u := range ds.Units() {
 		if _, ok := weight[u.File]; !ok {
 			weight[u.File] = max(u.Rounds, 1)
 		}
+		if _, ok := first[u.File]; !ok {
+			first[u.File] = i
+		}
 	}
 	out := make([]Assigned, 0, len(weight))
+	var total int64
 	for p, w := range weight {
 		out = append(out, Assigned{Path: p, Rounds: w})
+		total += w
 	}
 	slices.SortFunc(out, func(a, b Assigned) int {
-		if a.Rounds != b.Rounds {
-			if a.Rounds > b.Rounds {
+		ia, oka := first[a.Path]
+		ib, okb := first[b.Path]
+		switch {
+		case oka && okb:
+			return ia - ib
+		case oka != okb:
+			if oka {
 				return -1
 			}
 			return 1
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	load := make([]int64, n)
+	var at int64 // the rounds before the file, doubled
 	for i := range out {
-		best := 0
-		for s := 1; s < n; s++ {
-			if load[s] < load[best] {
-				best = s
-			}
-		}
-		out[i].Shard = best
-		load[best] += out[i].Rounds
+		mid := 2*at + out[i].Rounds // twice the file's middle
+		out[i].Shard = min(n-1, int(mulDiv(mid, int64(n), 2*total)))
+		at += out[i].Rounds
 	}
 	slices.SortFunc(out, func(a, b Assigned) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// mulDiv returns a x b / c for 0 <= a <= c, 0 <= b and 0 < c, without
+// overflow (a x b < c x 2^64, so the quotient fits).
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int64(q)
 }
 
 // PartMeta is what the caller records in a part about the run.
@@ -265,6 +283,9 @@ type PartFooter struct {
 	// Unlisted are the shard's rounds files that no manifest lists (a
 	// dataset without a manifest, an extra part), hashed for the record.
 	Unlisted []ReadFile `json:"unlisted"`
+	// Bounds is the offset of the 'B' record (the shard's boundary
+	// state), after the last chunk record.
+	Bounds int64 `json:"bounds"`
 }
 
 // ReadFile is a file a manifest lists in a part the shard owns, as the
@@ -381,18 +402,23 @@ type shardWriter struct {
 	h      hash.Hash
 	rec    []byte
 	footer PartFooter
+	bounds *shardBounds
+	local  []finding.Finding // the shard's Ledger's findings of the chunk
+	off    int64             // bytes written
 }
 
 func (sw *shardWriter) mine(i int) bool { return sw.owner[i] == sw.spec.Index }
 
 func (sw *shardWriter) raw(b []byte) error {
+	sw.off += int64(len(b))
 	sw.h.Write(b)
 	_, err := sw.w.Write(b)
 	return err
 }
 
-// write writes a chunk of unit i.
+// write writes a chunk of unit i, observed by the shard's Ledger.
 func (sw *shardWriter) write(i int, ck *chunk) error {
+	sw.local = sw.bounds.observe(ck, sw.footer.Chunks, sw.local[:0])
 	b := sw.rec[:0]
 	b = wire.AppendUv(b, uint64(i))
 	b = wire.AppendUv(b, uint64(ck.rounds))
@@ -405,6 +431,7 @@ func (sw *shardWriter) write(i int, ck *chunk) error {
 	b = wire.AppendUv(b, uint64(len(ck.enc)))
 	b = append(b, ck.enc...)
 	b = appendFindings(b, ck.findings)
+	b = appendFindings(b, sw.local)
 	b = appendTotals(b, ck.totals)
 	sw.rec = b
 	var head [1 + binary.MaxVarintLen64]byte
@@ -527,6 +554,16 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 		return nil, err
 	}
 	sw.footer.Read, sw.footer.Unlisted = read[:len(files)], read[len(files):]
+	sw.footer.Bounds = sw.off
+	bb := sw.bounds.encode()
+	var head [1 + binary.MaxVarintLen64]byte
+	head[0] = 'B'
+	if err := sw.raw(head[:1+binary.PutUvarint(head[1:], uint64(len(bb)))]); err != nil {
+		return nil, fmt.Errorf("failed to write the part: %w", err)
+	}
+	if err := sw.raw(bb); err != nil {
+		return nil, fmt.Errorf("failed to write the part: %w", err)
+	}
 	fb, err := json.Marshal(sw.footer)
 	if err != nil {
 		return nil, err
@@ -760,6 +797,7 @@ type partReader struct {
 	h      hash.Hash
 	f      *os.File
 	br     *bufio.Reader
+	bounds *shardBounds // the 'B' record
 }
 
 // PartSet is a set of parts to merge, opened by [OpenParts].
@@ -767,6 +805,9 @@ type PartSet struct {
 	parts  []*partReader
 	header *PartHeader
 	keep   bool // keep the parts' files open between units
+	// Fallback says, after Merge, why the merge replayed the traces
+	// rather than complete the shards' boundary state; "" when it did not.
+	Fallback string
 }
 
 // Header returns the parts' common header (the first part's).
@@ -850,6 +891,22 @@ func openPart(path string) (*partReader, error) {
 	if err := fdec.Decode(&p.footer); err != nil {
 		return nil, bad("malformed footer: %v", err)
 	}
+	// The 'B' record lies between the last chunk record and the footer.
+	if b := p.footer.Bounds; b < start || b >= end || end-b > 1<<34 {
+		return nil, bad("truncated or altered: malformed boundary record offset")
+	}
+	brec := make([]byte, end-p.footer.Bounds)
+	if _, err := f.ReadAt(brec, p.footer.Bounds); err != nil {
+		return nil, err
+	}
+	bn, k := binary.Uvarint(brec[1:])
+	if brec[0] != 'B' || k <= 0 || uint64(len(brec)-1-k) != bn {
+		return nil, bad("truncated or altered: malformed boundary record")
+	}
+	if p.bounds, err = decodeBounds(brec[1+k:]); err != nil {
+		return nil, bad("altered: %v", err)
+	}
+	p.end, p.tail = p.footer.Bounds, append(brec, tail...)
 	p.h.Write(magic)
 	p.h.Write(lb[:binary.PutUvarint(lb[:], n)])
 	p.h.Write(hb)
@@ -1181,14 +1238,29 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 	}
 	defer check.close()
 	opts.Findings = check.findings()
-	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
-	if err := col.emit(slices.Clone(hd.Dataset.Damage)); err != nil {
-		return nil, err
-	}
 	owner := hd.owners()
 	byShard := make([]*partReader, hd.Shard.Count)
+	bs := make([]*shardBounds, hd.Shard.Count)
 	for _, p := range ps.parts {
 		byShard[p.header.Shard.Index] = p
+		bs[p.header.Shard.Index] = p.bounds
+	}
+	// What each rounds file held, for the manifest's check, is in the
+	// parts' boundary records.
+	check.observed = true
+	for _, b := range bs {
+		for _, f := range b.files {
+			check.seen[f] = b.seen[f]
+		}
+	}
+	plan := planBoundary(bs)
+	ps.Fallback = plan.fallback
+	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if plan.fallback == "" {
+		col.ledger, col.plan = nil, plan
+	}
+	if err := col.emit(slices.Clone(hd.Dataset.Damage)); err != nil {
+		return nil, err
 	}
 	// A reader goroutine reads the records in unit order, decoders decode
 	// them in parallel, and this goroutine takes the chunks in order.
@@ -1220,6 +1292,7 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 		defer close(order)
 		defer close(jobs)
 		var prev *partReader
+		seq := make([]int64, len(byShard)) // each part's next chunk
 		for i := range hd.Dataset.Units {
 			p := byShard[owner[i]]
 			if prev != nil && prev != p && !ps.keep {
@@ -1232,7 +1305,8 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 				case buf = <-freeBufs:
 				default:
 				}
-				j := &mergeJob{p: p, unit: i, done: make(chan struct{})}
+				j := &mergeJob{p: p, unit: i, done: make(chan struct{}), shard: owner[i], seq: seq[owner[i]]}
+				seq[owner[i]]++
 				j.buf, j.err = p.record(buf)
 				last := false
 				if j.err == nil {
@@ -1272,6 +1346,9 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 		if j.err != nil {
 			return nil, j.err
 		}
+		if plan.fallback == "" {
+			j.ck.findings = append(append(j.ck.findings, j.ck.local...), plan.add[j.shard][j.seq]...)
+		}
 		if err := col.take(j.ck); err != nil {
 			return nil, err
 		}
@@ -1305,10 +1382,13 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 type mergeJob struct {
 	p    *partReader
 	unit int
-	buf  []byte
-	ck   *chunk
-	err  error
-	done chan struct{}
+	// The chunk's shard, and its index among the shard's chunks.
+	shard int
+	seq   int64
+	buf   []byte
+	ck    *chunk
+	err   error
+	done  chan struct{}
 }
 
 // head reads the record's unit and last flag, checking the unit is the
@@ -1344,6 +1424,7 @@ func (j *mergeJob) decode(dec *audit.TraceDecoder) {
 		}
 	}
 	ck.findings = r.findings(ck.findings[:0])
+	ck.local = r.findings(ck.local[:0])
 	r.totals(ck.totals)
 	if r.Err() == nil && r.Len() != 0 {
 		r.Fail()

@@ -97,8 +97,13 @@ func merge(t testing.TB, parts []string) (string, []byte) {
 	require.NoError(t, fw.Close())
 	b, err := os.ReadFile(ff)
 	require.NoError(t, err)
+	lastFallback = ps.Fallback
+	t.Logf("merge of %d parts: fallback %q", len(parts), ps.Fallback)
 	return summaryBytes(t, s), b
 }
+
+// lastFallback is the last merge's PartSet.Fallback.
+var lastFallback string
 
 // requireShardedSame asserts that the merge of every shard count gives
 // the unsharded replay's summary and findings, byte for byte, and returns
@@ -530,8 +535,8 @@ func TestParseShard(t *testing.T) {
 	assert.ErrorContains(t, err, "0..3")
 }
 
-// TestAssignBalanced: the assignment is by rounds, most first, to the
-// least loaded shard, and depends on nothing but the listing.
+// TestAssignBalanced: the assignment cuts the input in contiguous ranges,
+// the heaviest at most the average plus one part.
 func TestAssignBalanced(t *testing.T) {
 	rs := simLog(t, sim.Config{Game: gameCH, Rounds: 700, Seed: 28, Players: 3})
 	dir := writeDataset(t, rs, 50, 100) // 7 parts of 100 rounds
@@ -544,10 +549,15 @@ func TestAssignBalanced(t *testing.T) {
 	for _, a := range as {
 		load[a.Shard] += a.Rounds
 	}
-	assert.Equal(t, map[int]int64{0: 300, 1: 200, 2: 200}, load)
-	assert.Equal(t, 0, as[0].Shard)
-	assert.Equal(t, 1, as[1].Shard)
-	assert.Equal(t, 2, as[2].Shard)
+	// Contiguous ranges of the input: parts 0-1, 2-4 and 5-6 (each
+	// part goes to the shard its middle falls in: 50, 150 | 250, 350,
+	// 450 | 550, 650 of 700).
+	assert.Equal(t, map[int]int64{0: 200, 1: 300, 2: 200}, load)
+	var shards []int
+	for _, a := range as {
+		shards = append(shards, a.Shard)
+	}
+	assert.Equal(t, []int{0, 0, 1, 1, 1, 2, 2}, shards)
 	assert.True(t, strings.HasSuffix(as[6].Path, "part-00006.parquet"))
 }
 
@@ -573,6 +583,7 @@ func TestAdversarySharded(t *testing.T) {
 	defer func() { shardAdversary = false }()
 	TestAdversary(t)
 	assert.GreaterOrEqual(t, shardedCheats, 40, "cheats replayed as shards")
+	assert.GreaterOrEqual(t, boundaryCuts, 80, "cheats split at a finding's round")
 }
 
 // shardedCheats counts the logs requireShardedCheat checked.
@@ -609,7 +620,39 @@ func requireShardedCheat(t testing.TB, rs []round.Round, declared *profile.Profi
 		return out
 	}
 	require.Equal(t, key(fs), key(got), "the cheat's findings, split in parts and sharded")
+
+	// The boundary between two shards exactly at a finding's round, and
+	// just after it: the round is the first of its keys in the second
+	// shard's segment (its entry), or the last in the first's (its exit).
+	at := map[string]int{}
+	for i := range rs {
+		if _, ok := at[rs[i].RoundID]; !ok {
+			at[rs[i].RoundID] = i
+		}
+	}
+	cuts := map[int]bool{}
+	for _, f := range fs {
+		if k, ok := at[f.RoundID]; ok && len(cuts) < 6 {
+			for _, c := range []int{k, k + 1} {
+				if c > 0 && c < len(rs) {
+					cuts[c] = true
+				}
+			}
+		}
+	}
+	for c := range cuts {
+		dir := filepath.Join(t.TempDir(), "cut")
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "rounds"), 0o755))
+		writeJSONL(t, filepath.Join(dir, "rounds", "part-00000.jsonl"), rs[:c])
+		writeJSONL(t, filepath.Join(dir, "rounds", "part-00001.jsonl"), rs[c:])
+		got := requireShardedSame(t, []string{dir}, declared, []int{2})
+		require.Equal(t, key(fs), key(got), "the cheat's findings, split at round %d of %d and sharded", c, len(rs))
+		boundaryCuts++
+	}
 }
+
+// boundaryCuts counts the splits of requireShardedCheat at a finding.
+var boundaryCuts int
 
 // requireShardedCLI replays dir with the command as 2 and 3 shards
 // (`replay --shard I/N --part-out`, then `merge`), with the replay's extra
