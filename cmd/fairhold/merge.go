@@ -84,15 +84,25 @@ func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, sp
 		return fmt.Errorf("--part-out: %w", err)
 	}
 	defer af.Abort()
+	tracesPath := o.partOut + replayer.TracesSuffix
+	tf, err := atomicfile.Create(tracesPath)
+	if err != nil {
+		return fmt.Errorf("--part-out: %w", err)
+	}
+	defer tf.Abort()
 	cfg, cur := shardConfig(o)
 	meta := replayer.PartMeta{Tool: version, Inputs: args, Config: cfg, Currencies: cur}
 	opts.Findings = nil
 	bar := newProgress(cmd, "replay "+spec.String(), 0)
 	opts.Progress = bar.Add
-	res, err := replayer.ReplayShard(ds, opts, spec, meta, af)
+	res, err := replayer.ReplayShard(ds, opts, spec, meta, af, tf)
 	bar.Done()
 	if err != nil {
 		return err
+	}
+	// The traces file first: a part is never without its traces.
+	if err := tf.Commit(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", tracesPath, err)
 	}
 	if err := af.Commit(); err != nil {
 		return fmt.Errorf("failed to write %s: %w", o.partOut, err)
@@ -101,8 +111,8 @@ func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, sp
 	if o.asJSON {
 		return writeResult(w, verdictOK, shardResult{Shard: spec.String(), Units: res.Units, Rounds: res.Rounds, Part: o.partOut, Seconds: res.Seconds})
 	}
-	fmt.Fprintf(w, "shard %s: %d units, %d rounds (%.1f s); part written to %s (merge every shard's part with 'fairhold merge')\n",
-		spec, res.Units, res.Rounds, res.Seconds, o.partOut)
+	fmt.Fprintf(w, "shard %s: %d units, %d rounds (%.1f s); part written to %s and its traces to %s (merge every shard's part with 'fairhold merge')\n",
+		spec, res.Units, res.Rounds, res.Seconds, o.partOut, tracesPath)
 	return nil
 }
 

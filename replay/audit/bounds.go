@@ -41,13 +41,6 @@ type SegmentBounds struct {
 	Chains  []ChainBound
 	Starts  []SessionStart // in input order
 	Clients []ClientEvent  // in input order
-	// Evicted: a session forgot a player (more than maxSessionPlayers).
-	Evicted bool
-	// Texts is how many declared texts the Ledger kept for findings;
-	// TextsFull is set when it reached the bound and kept no more.
-	Texts      int
-	TextsFull  bool
-	Undeclared bool // a round with players declared no values
 }
 
 // WalletBound is a wallet's boundary state in a segment: its first round
@@ -161,10 +154,8 @@ type boundsState struct {
 	digests  [][16]byte
 	offs     []int32
 
-	wallets    []WalletBound
-	fps        []uint64 // each wallet's fingerprint, as wallets
-	undeclared bool
-	evicted    bool
+	wallets []WalletBound
+	fps     []uint64 // each wallet's fingerprint, as wallets
 
 	seedSess  map[uint64]Session
 	seedEnt   map[uint64]SeedBound
@@ -289,7 +280,7 @@ func (b *boundsState) firstTouch(t *Trace, p *playerBalance, dup bool) {
 // observed.
 func (l *Ledger) Bounds() *SegmentBounds {
 	b := l.bounds
-	out := &SegmentBounds{Wallets: b.wallets, Starts: b.starts, Clients: b.clients, Evicted: b.evicted, Undeclared: b.undeclared}
+	out := &SegmentBounds{Wallets: b.wallets, Starts: b.starts, Clients: b.clients}
 	for i := range out.Wallets {
 		w := &out.Wallets[i]
 		last, ok := l.players.get(b.fps[i])
@@ -338,8 +329,6 @@ func (l *Ledger) Bounds() *SegmentBounds {
 		out.Chains = append(out.Chains, cb)
 	}
 	slices.SortFunc(out.Chains, func(a, b ChainBound) int { return strings.Compare(string(a.Anchor[:]), string(b.Anchor[:])) })
-	out.Texts = len(l.declared.texts)
-	out.TextsFull = out.Texts >= maxDeclTexts
 	return out
 }
 
@@ -376,10 +365,6 @@ func BalanceGapFinding(w *WalletBound, after int64, prevFile string, prevRow int
 	f.SetAmounts(after, w.Before)
 	return f, true
 }
-
-// MaxDeclaredTexts is how many declared texts a Ledger keeps for its
-// findings.
-const MaxDeclaredTexts = maxDeclTexts
 
 // MaxSessionPlayers is how many players a seed session remembers.
 const MaxSessionPlayers = maxSessionPlayers + 1

@@ -600,9 +600,6 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 					}
 				}
 				if l.bounds != nil {
-					if len(list) >= maxSessionPlayers {
-						l.bounds.evicted = true
-					}
 					l.bounds.clientEvent(t, key, i, true)
 				}
 				list = addSessPlayer(list, sessPlayer{player, client, ord})

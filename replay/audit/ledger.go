@@ -304,9 +304,6 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	if t.SeedOK {
 		l.observeSeed(t, add)
 	}
-	if l.bounds != nil && t.decl == nil && t.np > 0 {
-		l.bounds.undeclared = true
-	}
 	for i := range t.np {
 		p := t.playerAt(i)
 		last, ok := l.players.get(p.id)

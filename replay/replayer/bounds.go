@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/wire"
 )
 
@@ -22,6 +23,35 @@ type shardBounds struct {
 	files    []string             // seen's files, in input order
 	cur      *partSeen
 	curF     string
+
+	// The shard's totals (the sums of its chunks', by game and currency,
+	// and of its voids' amounts as if played): the merge completes the
+	// summary's totals from the chunks' sums only when no total of the
+	// dataset overflows (amounts are not negative, so then no running
+	// total does).
+	totals   map[moneyKey]*totalSums
+	voidSums totalSums
+}
+
+// totalSums are totals of wagered and returned amounts, and whether one
+// overflowed.
+type totalSums struct {
+	wagered, returned int64
+	overflow          bool
+}
+
+func (t *totalSums) add(w, r int64) {
+	if t.overflow {
+		return
+	}
+	var err1, err2 error
+	nw, err1 := money.Add(t.wagered, w)
+	nr, err2 := money.Add(t.returned, r)
+	if err1 != nil || err2 != nil {
+		t.overflow = true
+		return
+	}
+	t.wagered, t.returned = nw, nr
 }
 
 // segmentBound is a segment of a shard's input (a run of consecutive
@@ -33,7 +63,9 @@ type segmentBound struct {
 	b        *audit.SegmentBounds
 }
 
-func newShardBounds() *shardBounds { return &shardBounds{seen: map[string]*partSeen{}} }
+func newShardBounds() *shardBounds {
+	return &shardBounds{seen: map[string]*partSeen{}, totals: map[moneyKey]*totalSums{}}
+}
 
 // startSegment ends the current segment, if any, and starts one at unit i
 // with a Ledger of its own.
@@ -65,6 +97,22 @@ func (sb *shardBounds) observe(ck *chunk, tag int64, out []finding.Finding) []fi
 	n := len(out)
 	out = sb.ledger.ObserveAll(ck.traces, out)
 	sg.findings += int64(len(out) - n)
+	u := ck.totals
+	for k, key := range u.keys {
+		t := sb.totals[key]
+		if t == nil {
+			t = &totalSums{}
+			sb.totals[key] = t
+		}
+		us := &u.sums[k]
+		t.add(us.wagered[iTotal], us.returned[iTotal])
+		t.overflow = t.overflow || us.overflow
+	}
+	for i := range u.voids {
+		if v := &u.voids[i]; v.ifPlayed.Settled {
+			sb.voidSums.add(v.ifPlayed.Wagered, v.ifPlayed.Returned)
+		}
+	}
 	traces := ck.traces
 	for i := range traces {
 		t := &traces[i]
@@ -216,8 +264,6 @@ func (sb *shardBounds) encode() []byte {
 			w.text(x.Player)
 			w.raw(x.Client[:])
 		}
-		w.uv(uint64(b.Texts))
-		w.flags(b.Evicted, b.TextsFull, b.Undeclared)
 		prefixes := make([]audit.IDPrefix, 0, len(sg.ids.Prefixes))
 		for p := range sg.ids.Prefixes {
 			prefixes = append(prefixes, p)
@@ -244,6 +290,28 @@ func (sb *shardBounds) encode() []byte {
 			w.uv(h)
 		}
 	}
+	keys := make([]moneyKey, 0, len(sb.totals))
+	for k := range sb.totals {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b moneyKey) int {
+		if c := strings.Compare(a.game, b.game); c != 0 {
+			return c
+		}
+		return strings.Compare(a.currency, b.currency)
+	})
+	w.uv(uint64(len(keys)))
+	for _, k := range keys {
+		t := sb.totals[k]
+		w.text(k.game)
+		w.text(k.currency)
+		w.flags(t.overflow)
+		w.sv(t.wagered)
+		w.sv(t.returned)
+	}
+	w.flags(sb.voidSums.overflow)
+	w.sv(sb.voidSums.wagered)
+	w.sv(sb.voidSums.returned)
 	w.uv(uint64(len(sb.files)))
 	for _, f := range sb.files {
 		s := sb.seen[f]
@@ -362,9 +430,6 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 				return nil, r.Err()
 			}
 		}
-		b.Texts = int(r.Uv())
-		f := r.flags()
-		b.Evicted, b.TextsFull, b.Undeclared = f[0], f[1], f[2]
 		sg.ids.Prefixes = map[audit.IDPrefix][]audit.IDRun{}
 		for range r.count() {
 			p := audit.IDPrefix{Prefix: r.str(), Width: int(r.Uv())}
@@ -384,6 +449,14 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 		}
 		sb.segments = append(sb.segments, sg)
 	}
+	for range r.count() {
+		k := moneyKey{r.str(), r.str()}
+		t := &totalSums{overflow: r.flags()[0]}
+		t.wagered, t.returned = r.Sv(), r.Sv()
+		sb.totals[k] = t
+	}
+	sb.voidSums.overflow = r.flags()[0]
+	sb.voidSums.wagered, sb.voidSums.returned = r.Sv(), r.Sv()
 	for range r.count() {
 		f := r.str()
 		s := &partSeen{rounds: r.Sv(), firstID: r.str(), lastID: r.str()}

@@ -286,7 +286,22 @@ type PartFooter struct {
 	// Bounds is the offset of the 'B' record (the shard's boundary
 	// state), after the last chunk record.
 	Bounds int64 `json:"bounds"`
+	// Traces describes the part's traces file (PART.traces): its size and
+	// SHA-256. The merge reads it only to replay the traces.
+	Traces TracesFile `json:"traces"`
 }
+
+// TracesFile is a part's traces file, as its part records it.
+type TracesFile struct {
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// TracesSuffix names a part's traces file: the part's name followed by it.
+const TracesSuffix = ".traces"
+
+// tracesMagic begins a traces file.
+const tracesMagic = "FHTRACE1\n"
 
 // ReadFile is a file a manifest lists in a part the shard owns, as the
 // shard found it.
@@ -405,6 +420,18 @@ type shardWriter struct {
 	bounds *shardBounds
 	local  []finding.Finding // the shard's Ledger's findings of the chunk
 	off    int64             // bytes written
+	// The traces file: its writer, its hash and its bytes written.
+	tw   *bufio.Writer
+	th   hash.Hash
+	toff int64
+	blob []byte
+}
+
+func (sw *shardWriter) rawTraces(b []byte) error {
+	sw.toff += int64(len(b))
+	sw.th.Write(b)
+	_, err := sw.tw.Write(b)
+	return err
 }
 
 func (sw *shardWriter) mine(i int) bool { return sw.owner[i] == sw.spec.Index }
@@ -428,8 +455,17 @@ func (sw *shardWriter) write(i int, ck *chunk) error {
 	}
 	b = append(b, last)
 	b = wire.AppendUv(b, uint64(len(ck.traces)))
-	b = wire.AppendUv(b, uint64(len(ck.enc)))
-	b = append(b, ck.enc...)
+	// The traces and each round's amounts go to the traces file; the
+	// record says where.
+	blob := wire.AppendUv(sw.blob[:0], uint64(len(ck.enc)))
+	blob = append(blob, ck.enc...)
+	blob = appendMoney(blob, ck.totals)
+	sw.blob = blob
+	b = wire.AppendUv(b, uint64(sw.toff))
+	b = wire.AppendUv(b, uint64(len(blob)))
+	if err := sw.rawTraces(blob); err != nil {
+		return err
+	}
 	b = appendFindings(b, ck.findings)
 	b = appendFindings(b, sw.local)
 	b = appendTotals(b, ck.totals)
@@ -464,13 +500,17 @@ type ShardResult struct {
 // ([LoadManifests]), as for [Replay]: the assignment weighs the parts by
 // them and the shard hashes the files they list. opts.Findings is not
 // used: the findings are the merge's.
-func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io.Writer) (*ShardResult, error) {
+func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out, traces io.Writer) (*ShardResult, error) {
 	start := time.Now()
 	if spec.Count < 1 || spec.Index < 0 || spec.Index >= spec.Count {
 		return nil, fmt.Errorf("shard %s: want an index in 0..count-1", spec)
 	}
 	hd, owners, assignment := partHeader(ds, opts.Manifests, spec, meta)
-	sw := &shardWriter{spec: spec, owner: owners, w: bufio.NewWriterSize(out, 1<<20), h: sha256.New()}
+	sw := &shardWriter{spec: spec, owner: owners, w: bufio.NewWriterSize(out, 1<<20), h: sha256.New(),
+		tw: bufio.NewWriterSize(traces, 1<<20), th: sha256.New()}
+	if err := sw.rawTraces([]byte(tracesMagic)); err != nil {
+		return nil, fmt.Errorf("failed to write the traces: %w", err)
+	}
 	sw.footer.Units = []int{}
 	mine := map[string]bool{}
 	for _, a := range assignment {
@@ -554,6 +594,10 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out io
 		return nil, err
 	}
 	sw.footer.Read, sw.footer.Unlisted = read[:len(files)], read[len(files):]
+	if err := sw.tw.Flush(); err != nil {
+		return nil, fmt.Errorf("failed to write the traces: %w", err)
+	}
+	sw.footer.Traces = TracesFile{Bytes: sw.toff, SHA256: hex.EncodeToString(sw.th.Sum(nil))}
 	sw.footer.Bounds = sw.off
 	bb := sw.bounds.encode()
 	var head [1 + binary.MaxVarintLen64]byte
@@ -629,16 +673,6 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		}
 		flag(s.overflow)
 	}
-	uv(uint64(len(u.money)))
-	for i := range u.money {
-		m := &u.money[i]
-		uv(uint64(m.key))
-		flag(m.leftOut)
-		for j := range numBets {
-			sv(m.wagered[j])
-			sv(m.returned[j])
-		}
-	}
 	uv(uint64(len(u.tables)))
 	for i := range u.tables {
 		t := &u.tables[i]
@@ -658,6 +692,25 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		flag(v.ifPlayed.Settled)
 		sv(v.ifPlayed.Wagered)
 		sv(v.ifPlayed.Returned)
+	}
+	return b
+}
+
+// appendMoney appends each round's amounts of u.
+func appendMoney(b []byte, u *unitTotals) []byte {
+	b = wire.AppendUv(b, uint64(len(u.money)))
+	for i := range u.money {
+		m := &u.money[i]
+		b = wire.AppendUv(b, uint64(m.key))
+		if m.leftOut {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		for j := range numBets {
+			b = wire.AppendSv(b, m.wagered[j])
+			b = wire.AppendSv(b, m.returned[j])
+		}
 	}
 	return b
 }
@@ -714,7 +767,7 @@ func (r *recReader) findings(out []finding.Finding) []finding.Finding {
 	return out
 }
 
-func (r *recReader) totals(u *unitTotals) {
+func (r *recReader) totals(u *unitTotals, rounds int) {
 	u.reset()
 	u.leftOut = r.Sv()
 	n := r.count()
@@ -732,6 +785,26 @@ func (r *recReader) totals(u *unitTotals) {
 	}
 	n = r.count()
 	for range n {
+		t := unitTable{key: tableKey{r.str(), r.str()}}
+		t.rounds, t.played, t.playedWon = r.Sv(), r.Sv(), r.Sv()
+		u.tables = append(u.tables, t)
+	}
+	n = r.count()
+	for range n {
+		v := voidRound{i: int(r.Uv()), table: int32(r.Uv()), key: int32(r.Uv()), reason: r.str()}
+		v.ifPlayed.Settled = r.byte1() == 1
+		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.Sv(), r.Sv()
+		if v.i >= rounds || int(v.table) >= len(u.tables) || v.table < 0 || int(v.key) >= len(u.keys) || v.key < 0 {
+			r.Fail()
+		}
+		u.voids = append(u.voids, v)
+	}
+}
+
+// money reads each round's amounts into u, whose keys are read.
+func (r *recReader) money(u *unitTotals) {
+	n := r.count()
+	for range n {
 		var m roundMoney
 		m.key = int32(r.Uv())
 		m.leftOut = r.byte1() == 1
@@ -743,22 +816,6 @@ func (r *recReader) totals(u *unitTotals) {
 			r.Fail()
 		}
 		u.money = append(u.money, m)
-	}
-	n = r.count()
-	for range n {
-		t := unitTable{key: tableKey{r.str(), r.str()}}
-		t.rounds, t.played, t.playedWon = r.Sv(), r.Sv(), r.Sv()
-		u.tables = append(u.tables, t)
-	}
-	n = r.count()
-	for range n {
-		v := voidRound{i: int(r.Uv()), table: int32(r.Uv()), key: int32(r.Uv()), reason: r.str()}
-		v.ifPlayed.Settled = r.byte1() == 1
-		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.Sv(), r.Sv()
-		if v.i >= len(u.money) || int(v.table) >= len(u.tables) || v.table < 0 || int(v.key) >= len(u.keys) || v.key < 0 {
-			r.Fail()
-		}
-		u.voids = append(u.voids, v)
 	}
 }
 
@@ -798,6 +855,66 @@ type partReader struct {
 	f      *os.File
 	br     *bufio.Reader
 	bounds *shardBounds // the 'B' record
+
+	// The traces file, read only when the merge replays the traces.
+	tf   *os.File
+	tbr  *bufio.Reader
+	th   hash.Hash
+	toff int64
+}
+
+// tracesPath is the path of the part's traces file.
+func (p *partReader) tracesPath() string { return p.path + TracesSuffix }
+
+// blob reads the traces file's n bytes at off (the next ones) into buf.
+func (p *partReader) blob(off, n uint64, buf []byte) ([]byte, error) {
+	tp := p.tracesPath()
+	bad := func(reason string) error { return &PartError{tp, reason} }
+	if p.tf == nil {
+		f, err := regularfile.Open(tp)
+		if err != nil {
+			return nil, err
+		}
+		p.tf, p.tbr = f, bufio.NewReaderSize(f, 256<<10)
+		if p.th == nil {
+			p.th = sha256.New()
+			magic := make([]byte, len(tracesMagic))
+			if _, err := io.ReadFull(p.tbr, magic); err != nil || string(magic) != tracesMagic {
+				return nil, bad("not a fairhold traces file")
+			}
+			p.th.Write(magic)
+			p.toff = int64(len(magic))
+		} else if _, err := f.Seek(p.toff, io.SeekStart); err != nil {
+			return nil, err
+		} else {
+			p.tbr.Reset(f)
+		}
+	}
+	if off != uint64(p.toff) || n > uint64(p.footer.Traces.Bytes-p.toff) {
+		return nil, bad(fmt.Sprintf("altered: traces at %d, %d bytes, where its part's next are at %d", off, n, p.toff))
+	}
+	buf = slices.Grow(buf[:0], int(n))[:n]
+	if _, err := io.ReadFull(p.tbr, buf); err != nil {
+		return nil, bad("truncated: " + err.Error())
+	}
+	p.th.Write(buf)
+	p.toff += int64(n)
+	return buf, nil
+}
+
+// finishTraces checks the traces file's digest once its traces are read.
+func (p *partReader) finishTraces() error {
+	if p.th == nil {
+		return nil
+	}
+	if p.tf != nil {
+		p.tf.Close()
+		p.tf, p.tbr = nil, nil
+	}
+	if p.toff != p.footer.Traces.Bytes || hex.EncodeToString(p.th.Sum(nil)) != p.footer.Traces.SHA256 {
+		return &PartError{p.tracesPath(), "altered or truncated: its SHA-256 does not match its part's record"}
+	}
+	return nil
 }
 
 // PartSet is a set of parts to merge, opened by [OpenParts].
@@ -824,6 +941,10 @@ func (p *partReader) close() {
 	if p.f != nil {
 		p.f.Close()
 		p.f, p.br = nil, nil
+	}
+	if p.tf != nil {
+		p.tf.Close()
+		p.tf, p.tbr = nil, nil
 	}
 }
 
@@ -1309,8 +1430,17 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 				seq[owner[i]]++
 				j.buf, j.err = p.record(buf)
 				last := false
+				var off, n uint64
 				if j.err == nil {
-					last, j.err = j.head()
+					last, off, n, j.err = j.head()
+				}
+				if j.err == nil && plan.fallback != "" {
+					var tb []byte
+					select {
+					case tb = <-freeBufs:
+					default:
+					}
+					j.traces, j.err = p.blob(off, n, tb)
 				}
 				if j.err != nil {
 					close(j.done)
@@ -1359,14 +1489,21 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 		case freeChunks <- j.ck:
 		default:
 		}
-		select {
-		case freeBufs <- j.buf:
-		default:
+		for _, b := range [][]byte{j.buf, j.traces} {
+			if b != nil {
+				select {
+				case freeBufs <- b:
+				default:
+				}
+			}
 		}
 	}
 	for _, p := range ps.parts {
 		p.close()
 		if err := p.finish(); err != nil {
+			return nil, err
+		}
+		if err := p.finishTraces(); err != nil {
 			return nil, err
 		}
 	}
@@ -1380,8 +1517,9 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 // mergeJob is a chunk record of a part, read in unit order and decoded by
 // one of the merge's decoders.
 type mergeJob struct {
-	p    *partReader
-	unit int
+	p      *partReader
+	unit   int
+	traces []byte // the chunk's traces and amounts, when the merge replays the traces
 	// The chunk's shard, and its index among the shard's chunks.
 	shard int
 	seq   int64
@@ -1393,18 +1531,20 @@ type mergeJob struct {
 
 // head reads the record's unit and last flag, checking the unit is the
 // one due.
-func (j *mergeJob) head() (last bool, err error) {
+func (j *mergeJob) head() (last bool, off, n uint64, err error) {
 	r := newRecReader(j.buf)
 	unit := r.Uv()
 	r.Uv()
 	last = r.byte1() == 1
+	r.Uv()
+	off, n = r.Uv(), r.Uv()
 	if r.Err() == nil && unit != uint64(j.unit) {
-		return false, &PartError{j.p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, j.unit)}
+		return false, 0, 0, &PartError{j.p.path, fmt.Sprintf("altered: a record of unit %d where unit %d was due", unit, j.unit)}
 	}
 	if err := r.Err(); err != nil {
-		return false, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
+		return false, 0, 0, &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
 	}
-	return last, nil
+	return last, off, n, nil
 }
 
 // decode decodes the record into j.ck.
@@ -1414,26 +1554,46 @@ func (j *mergeJob) decode(dec *audit.TraceDecoder) {
 	r.Uv()
 	ck.rounds = int64(r.Uv())
 	ck.last = r.byte1() == 1
-	nt := r.count()
-	enc := r.Bytes(r.Uv())
-	if r.Err() == nil {
-		var err error
-		if ck.traces, err = dec.Decode(enc, nt, ck.traces); err != nil {
-			j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
-			return
-		}
+	nt64 := r.Uv()
+	r.Uv()
+	r.Uv()
+	if nt64 > 1<<20 {
+		r.Fail() // a chunk holds at most chunkRounds
 	}
+	nt := int(min(nt64, 1<<20))
+	ck.traces = ck.traces[:0]
 	ck.findings = r.findings(ck.findings[:0])
 	ck.local = r.findings(ck.local[:0])
-	r.totals(ck.totals)
+	r.totals(ck.totals, nt)
 	if r.Err() == nil && r.Len() != 0 {
 		r.Fail()
 	}
-	err := r.Err()
+	if err := r.Err(); err != nil {
+		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
+		return
+	}
+	if j.traces == nil {
+		return // the merge completes the boundary state: no trace is needed
+	}
+	// The traces file's blob: the traces, then each round's amounts.
+	tr := newRecReader(j.traces)
+	enc := tr.Bytes(tr.Uv())
+	if tr.Err() == nil {
+		var err error
+		if ck.traces, err = dec.Decode(enc, nt, ck.traces); err != nil {
+			j.err = &PartError{j.p.tracesPath(), fmt.Sprintf("unit %d: %v", j.unit, err)}
+			return
+		}
+	}
+	tr.money(ck.totals)
+	if tr.Err() == nil && tr.Len() != 0 {
+		tr.Fail()
+	}
+	err := tr.Err()
 	if err == nil && len(ck.totals.money) != len(ck.traces) {
-		err = errors.New("totals of another number of rounds than the traces")
+		err = errors.New("amounts of another number of rounds than the traces")
 	}
 	if err != nil {
-		j.err = &PartError{j.p.path, fmt.Sprintf("unit %d: %v", j.unit, err)}
+		j.err = &PartError{j.p.tracesPath(), fmt.Sprintf("unit %d: %v", j.unit, err)}
 	}
 }

@@ -46,11 +46,7 @@ func BenchmarkMerge1000Parts(b *testing.B) {
 	start := time.Now()
 	for i := range parts {
 		paths[i] = filepath.Join(pd, fmt.Sprintf("part-%04d.fhpart", i))
-		f, err := os.Create(paths[i])
-		require.NoError(b, err)
-		_, err = ReplayShard(ds, Options{Workers: 1, Config: rulesConfig(b, nil), Manifests: mans}, ShardSpec{i, parts}, PartMeta{Tool: "bench", Inputs: []string{dir}}, f)
-		require.NoError(b, err)
-		require.NoError(b, f.Close())
+		require.NoError(b, replayShardFile(ds, Options{Workers: 1, Config: rulesConfig(b, nil), Manifests: mans}, ShardSpec{i, parts}, PartMeta{Tool: "bench", Inputs: []string{dir}}, paths[i]))
 	}
 	require.NoError(b, ds.Close())
 	b.Logf("1,000 shards written in %.1f s", time.Since(start).Seconds())
@@ -101,16 +97,8 @@ func BenchmarkShards(b *testing.B) {
 					return
 				}
 				defer ds.Close()
-				f, err := os.Create(paths[i])
-				if err != nil {
-					errs[i] = err
-					return
-				}
-				_, errs[i] = ReplayShard(ds, Options{Workers: 1, Config: rulesConfig(b, nil), Manifests: LoadManifests([]string{dir}, nil)},
-					ShardSpec{i, n}, PartMeta{Tool: "bench", Inputs: []string{dir}}, f)
-				if err := f.Close(); errs[i] == nil {
-					errs[i] = err
-				}
+				errs[i] = replayShardFile(ds, Options{Workers: 1, Config: rulesConfig(b, nil), Manifests: LoadManifests([]string{dir}, nil)},
+					ShardSpec{i, n}, PartMeta{Tool: "bench", Inputs: []string{dir}}, paths[i])
 			}()
 		}
 		wg.Wait()

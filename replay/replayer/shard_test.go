@@ -71,16 +71,34 @@ func writeShards(t testing.TB, paths []string, n int, declared *profile.Profile,
 		ds, err := roundlog.Open(paths...)
 		require.NoError(t, err)
 		path := filepath.Join(dir, fmt.Sprintf("part-%d.fhpart", i))
-		f, err := os.Create(path)
-		require.NoError(t, err)
-		_, err = ReplayShard(ds, Options{Workers: 1 + i%2, Config: rulesConfig(t, declared), Manifests: LoadManifests(paths, nil)},
-			ShardSpec{i, n}, meta, f)
-		require.NoError(t, err)
-		require.NoError(t, f.Close())
+		require.NoError(t, replayShardFile(ds, Options{Workers: 1 + i%2, Config: rulesConfig(t, declared), Manifests: LoadManifests(paths, nil)},
+			ShardSpec{i, n}, meta, path))
 		require.NoError(t, ds.Close())
 		parts = append(parts, path)
 	}
 	return parts
+}
+
+// replayShardFile replays a shard as `fairhold replay --part-out path`
+// does: the part at path, its traces at path + TracesSuffix.
+func replayShardFile(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	tf, err := os.Create(path + TracesSuffix)
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	if _, err := ReplayShard(ds, opts, spec, meta, f, tf); err != nil {
+		return err
+	}
+	if err := tf.Close(); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // merge merges parts and returns the summary's JSON and the findings
