@@ -233,6 +233,12 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 		}
 		return err
 	}
+	// How the checks that span shards were completed (docs/sharding.md).
+	if ps.Fallback == "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "merge: the shards' boundary state completed; no trace replayed")
+	} else {
+		fmt.Fprintln(cmd.ErrOrStderr(), "merge: the traces replayed, as the boundary state could not be completed:", ps.Fallback)
+	}
 	var damage []string
 	for _, d := range hd.Dataset.Damage {
 		damage = append(damage, strings.TrimSpace(d.File+": "+d.Detail))

@@ -1,0 +1,192 @@
+package replayer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The merge's completion of the shards' boundary state (bounds.go,
+// boundplan.go): taken on honest logs, whatever the number of shards,
+// without reading a trace; refused, for the traces, wherever a key's
+// state at a boundary is not what the next segment's Ledger assumed.
+
+// splitJSONL writes rs as a dataset of JSON Lines parts cut before each
+// index of cuts, and returns its directory.
+func splitJSONL(t testing.TB, rs []round.Round, cuts ...int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "split")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "rounds"), 0o755))
+	from := 0
+	for k, c := range append(slices.Clone(cuts), len(rs)) {
+		writeJSONL(t, filepath.Join(dir, "rounds", fmt.Sprintf("part-%05d.jsonl", k)), rs[from:c])
+		from = c
+	}
+	return dir
+}
+
+// TestBoundaryHonest: honest multi-table logs of every game, in parts,
+// merged from 2, 4 and 7 shards with every traces file removed: the
+// merge completes the boundary state (it needs no trace) and gives the
+// unsharded replay's bytes; no finding is added at a boundary.
+func TestBoundaryHonest(t *testing.T) {
+	for _, game := range []string{gameCH, gameLive, gameDH} {
+		t.Run(game, func(t *testing.T) {
+			rs := simLog(t, sim.Config{Game: game, Rounds: 700, Seed: 41})
+			multiTable(rs)
+			dir := writeDataset(t, rs, 50, 100)
+			wantSum, wantF := unsharded(t, []string{dir}, nil)
+			for _, n := range []int{2, 4, 7} {
+				parts := writeShards(t, []string{dir}, n, nil, PartMeta{Tool: "test", Inputs: []string{dir}})
+				for _, p := range parts {
+					require.NoError(t, os.Remove(p+TracesSuffix))
+				}
+				gotSum, gotF := merge(t, parts)
+				assert.Empty(t, lastFallback, "%d shards", n)
+				assert.Equal(t, wantSum, gotSum, "%d shards", n)
+				assert.Equal(t, string(wantF), string(gotF), "%d shards", n)
+			}
+		})
+	}
+}
+
+// TestBoundaryRoundIDInTwoSegments: a round given the id of a round of
+// another table in an earlier part (its table, seed and wallets in order,
+// so that nothing but the id connects the two) is one ROUND_DUPLICATE,
+// sharded as unsharded: the merge sees the id in both segments and replays
+// the traces. Numbered ids (kept as runs) and others (kept as hashes).
+func TestBoundaryRoundIDInTwoSegments(t *testing.T) {
+	for _, ids := range []string{"numbered", "unnumbered"} {
+		t.Run(ids, func(t *testing.T) {
+			rs := simLog(t, sim.Config{Game: gameCH, Rounds: 400, Seed: 43, Players: 3})
+			multiTable(rs)
+			if ids == "unnumbered" {
+				for i := range rs {
+					rs[i].RoundID = "round-" + rs[i].RoundID + "-z"
+				}
+			}
+			half := len(rs) / 2
+			j := 3
+			k := half + 5
+			for rs[k].TableID == rs[j].TableID {
+				k++
+			}
+			rs[k].RoundID = rs[j].RoundID
+			careful(t, rs)
+			dir := splitJSONL(t, rs, half)
+			got := requireShardedSame(t, []string{dir}, nil, []int{2})
+			assert.Contains(t, lastFallback, "round id")
+			assert.Contains(t, codesOf(got), string(finding.RoundDuplicate))
+		})
+	}
+}
+
+// TestBoundaryTraces: a merge that replays the traces needs each part's
+// traces file, whole; one that completes the boundary state reads none.
+func TestBoundaryTraces(t *testing.T) {
+	rs := simLog(t, sim.Config{Game: gameCH, Rounds: 300, Seed: 44, Players: 3})
+	// A cheat at the boundary: the second part's first round of a player
+	// skips a nonce (its seed's sequence goes on at the next but one).
+	k := len(rs) / 2
+	dir := splitJSONL(t, rs, k)
+	parts := writeShards(t, []string{dir}, 2, nil, PartMeta{Tool: "test", Inputs: []string{dir}})
+	_, _ = merge(t, parts)
+	require.Empty(t, lastFallback, "honest: no trace needed")
+
+	// Drop round k: the boundary's seed sequence skips.
+	cut := append(slices.Clone(rs[:k]), rs[k+1:]...)
+	rechain(cut)
+	dir = splitJSONL(t, cut, k)
+	wantSum, wantF := unsharded(t, []string{dir}, nil)
+	parts = writeShards(t, []string{dir}, 2, nil, PartMeta{Tool: "test", Inputs: []string{dir}})
+	gotSum, gotF := merge(t, parts)
+	require.NotEmpty(t, lastFallback)
+	assert.Equal(t, wantSum, gotSum)
+	assert.Equal(t, string(wantF), string(gotF))
+
+	// Its traces file missing: an error naming it.
+	tp := parts[1] + TracesSuffix
+	b, err := os.ReadFile(tp)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(tp))
+	ps, err := OpenParts(parts, MergeCheck{})
+	require.NoError(t, err)
+	_, err = ps.Merge(Options{})
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	assert.ErrorContains(t, err, tp)
+
+	// Altered: an error naming it, whichever byte changed.
+	for _, at := range []int{3, len(b) / 2, len(b) - 1} {
+		c := slices.Clone(b)
+		c[at] ^= 1
+		require.NoError(t, os.WriteFile(tp, c, 0o644))
+		ps, err := OpenParts(parts, MergeCheck{})
+		require.NoError(t, err)
+		_, err = ps.Merge(Options{})
+		var pe *PartError
+		require.True(t, errors.As(err, &pe), "byte %d: %v", at, err)
+		assert.Equal(t, tp, pe.Path)
+	}
+	// Truncated.
+	require.NoError(t, os.WriteFile(tp, b[:len(b)-10], 0o644))
+	ps, err = OpenParts(parts, MergeCheck{})
+	require.NoError(t, err)
+	_, err = ps.Merge(Options{})
+	var pe *PartError
+	require.True(t, errors.As(err, &pe), "%v", err)
+	assert.Equal(t, tp, pe.Path)
+}
+
+// TestBoundaryCheats: cheats whose only trace is at a boundary between two
+// shards' segments, each where the second segment's Ledger, starting
+// empty, sees nothing wrong: sharded as unsharded, through the traces.
+func TestBoundaryCheats(t *testing.T) {
+	type cheat struct {
+		name string
+		code finding.Code
+		// edit edits rs, cut in two parts before index k, and returns
+		// the log.
+		edit func(t *testing.T, rs []round.Round, k int) []round.Round
+		// plain: an edit the helper careful refuses (it keeps the table's
+		// times in order).
+		plain bool
+	}
+	cheats := []cheat{
+		{"table-numbered-from-the-boundary", finding.TableSequenceGap, func(t *testing.T, rs []round.Round, k int) []round.Round {
+			for i := range k {
+				rs[i].TableSeq = 0
+			}
+			return rs
+		}, false},
+		{"time-back-at-the-boundary", finding.RoundOrder, func(t *testing.T, rs []round.Round, k int) []round.Round {
+			rs[k].Time = shiftTime(t, rs[k-1].Time, -time.Second)
+			return rs
+		}, true},
+	}
+	for _, c := range cheats {
+		t.Run(c.name, func(t *testing.T) {
+			rs := simLog(t, sim.Config{Game: gameCH, Rounds: 300, Seed: 45, Players: 3})
+			number(rs)
+			k := len(rs) / 2
+			rs = c.edit(t, rs, k)
+			if !c.plain {
+				careful(t, rs)
+			}
+			dir := splitJSONL(t, rs, k)
+			got := requireShardedSame(t, []string{dir}, nil, []int{2})
+			assert.NotEmpty(t, lastFallback)
+			assert.Contains(t, codesOf(got), string(c.code))
+		})
+	}
+}
