@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -137,13 +139,18 @@ written by the same fairhold version and options over the same dataset (the same
 manifest and files, each listed file hashed by its shard). A part missing or given
 twice, a part of another dataset or manifest, or of another run, is an error naming
 it (exit 3). With --manifest, a part whose dataset's manifest.json is not that file
-is stale (exit 3). A file that is not a part, or whose bytes do not match its digest
-(truncated or altered), exits 2; a part that cannot be read, 1.
+is stale (exit 3). The manifest is a local path or a URL that replay reads, with
+the same credentials: s3://BUCKET/PREFIX/manifest.json, the bucket's options as a
+query (gs:// and azblob:// in builds with those tags: docs/scale-out.md); one that
+cannot be read is an error naming it (exit 1). A file that is not a part, or whose
+bytes do not match its digest (truncated or altered), exits 2; a part that cannot
+be read, 1.
 
 Exit codes: 0 no findings, 3 findings or parts not covering the dataset exactly
-once, 1 unreadable part, 2 usage or malformed part.`,
+once, 1 unreadable part or manifest, 2 usage or malformed part.`,
 		Example: `  fairhold merge part-*.fhpart --json --findings findings.parquet
-  fairhold merge parts/*.fhpart --manifest day/manifest.json`,
+  fairhold merge parts/*.fhpart --manifest day/manifest.json
+  fairhold merge parts/*.fhpart --manifest 's3://logs/2026-11/manifest.json?region=eu-west-1'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd, args, o)
@@ -152,7 +159,7 @@ once, 1 unreadable part, 2 usage or malformed part.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
-	f.StringVar(&o.manifest, "manifest", "", "the dataset's manifest.json now: a part that read another is stale")
+	f.StringVar(&o.manifest, "manifest", "", "the dataset's manifest.json now, a `PATH` or URL (s3://...): a part that read another is stale")
 	return cmd
 }
 
@@ -167,12 +174,11 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 	}
 	var chk replayer.MergeCheck
 	if o.manifest != "" {
-		b, err := os.ReadFile(o.manifest)
+		sum, err := manifestSHA256(cmd.Context(), o.manifest)
 		if err != nil {
-			return fmt.Errorf("--manifest: %w", err)
+			return err
 		}
-		s := sha256.Sum256(b)
-		chk.ManifestSHA256 = hex.EncodeToString(s[:])
+		chk.ManifestSHA256 = sum
 	}
 	ps, err := replayer.OpenParts(args, chk)
 	if err != nil {
@@ -244,4 +250,25 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 		damage = append(damage, strings.TrimSpace(d.File+": "+d.Detail))
 	}
 	return finishReplay(cmd, sum, damage, sample, replayOptions{asJSON: o.asJSON, findings: o.findings})
+}
+
+// manifestSHA256 returns the SHA-256 of the file named by --manifest: a
+// local path, or a URL that replay accepts (s3://bucket/day/manifest.json,
+// with the bucket's options as a query), read through the same source.
+func manifestSHA256(ctx context.Context, name string) (string, error) {
+	src, names, err := openSource(ctx, []string{name})
+	if err != nil {
+		return "", fmt.Errorf("--manifest: %w", err)
+	}
+	defer closeSource(src)
+	f, err := src.Open(names[0])
+	if err != nil {
+		return "", fmt.Errorf("--manifest: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("--manifest: %s: %w", names[0], err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

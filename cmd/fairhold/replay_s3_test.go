@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -44,7 +45,7 @@ const (
 // header; gofakes3 verifies no signature) and counts the bytes of the
 // objects it sends, by key, with a Range header or without.
 type s3Server struct {
-	url string
+	s3Bucket
 
 	mu           sync.Mutex
 	ranged, full map[string]int64 // bytes sent by key
@@ -92,15 +93,22 @@ func startS3(t *testing.T) *s3Server {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	s.url = srv.URL
+	setS3Env(t)
+	return s
+}
+
+// setS3Env gives the AWS SDK the test's credentials and region, and
+// nothing of the user's AWS configuration.
+func setS3Env(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", s3TestKey)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s3TestSecret)
+	t.Setenv("AWS_SESSION_TOKEN", "")
 	t.Setenv("AWS_REGION", "us-east-1")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_ENDPOINT_URL", "")
 	t.Setenv("AWS_PROFILE", "")
-	return s
 }
 
 type s3CountingWriter struct {
@@ -134,12 +142,20 @@ func (s *s3Server) counts() (ranged, full map[string]int64, gets int) {
 	return r, f, s.gets
 }
 
+// s3Bucket is the bucket s3TestBucket of an S3-compatible server on
+// loopback at url (http://127.0.0.1:PORT), with the helpers that fill it
+// through gocloud.dev/blob, as the SDK's environment set by setS3Env
+// allows.
+type s3Bucket struct {
+	url string
+}
+
 // query is the bucket options of the test server.
-func (s *s3Server) query() string { return "?endpoint=" + s.url + "&use_path_style=true" }
+func (s s3Bucket) query() string { return "?endpoint=" + s.url + "&use_path_style=true" }
 
 // upload copies the files under dir to the bucket under prefix, and
 // returns their sizes by key.
-func (s *s3Server) upload(t *testing.T, dir, prefix string) map[string]int64 {
+func (s s3Bucket) upload(t *testing.T, dir, prefix string) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
 	b, err := blob.OpenBucket(ctx, "s3://"+s3TestBucket+s.query())
@@ -165,7 +181,7 @@ func (s *s3Server) upload(t *testing.T, dir, prefix string) map[string]int64 {
 	return sizes
 }
 
-func (s *s3Server) put(t *testing.T, key string, data []byte) {
+func (s s3Bucket) put(t *testing.T, key string, data []byte) {
 	t.Helper()
 	ctx := context.Background()
 	b, err := blob.OpenBucket(ctx, "s3://"+s3TestBucket+s.query())
@@ -174,7 +190,7 @@ func (s *s3Server) put(t *testing.T, key string, data []byte) {
 	require.NoError(t, b.WriteAll(ctx, key, data, nil))
 }
 
-func (s *s3Server) delete(t *testing.T, key string) {
+func (s s3Bucket) delete(t *testing.T, key string) {
 	t.Helper()
 	ctx := context.Background()
 	b, err := blob.OpenBucket(ctx, "s3://"+s3TestBucket+s.query())
@@ -196,16 +212,14 @@ func replayOut(t *testing.T, findings string, paths ...string) (code int, summar
 	return code, secondsJSON.ReplaceAllString(out, `"seconds": 0`), string(b), stderr
 }
 
-func TestReplayS3(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulates and replays two datasets")
-	}
-	srv := startS3(t)
-	dir := t.TempDir()
-	// Two datasets of several parts and every table: Double Hold'em
-	// (rounds, seats, actions, pots) and live Casino Hold'em (rounds,
-	// boxes), with round faults and an altered part, so that there are
-	// findings of every kind to compare.
+// s3ReplayDatasets simulates under dir two datasets of several parts and
+// every table, dir/dh and dir/live: Double Hold'em (rounds, seats,
+// actions, pots) and live Casino Hold'em (rounds, boxes), with round
+// faults and an altered part, so that there are findings of every kind
+// to compare; and uploads them to b under y2026/dh and y2026/live. It
+// returns the objects' sizes by key.
+func s3ReplayDatasets(t *testing.T, b s3Bucket, dir string) map[string]int64 {
+	t.Helper()
 	dh, live := filepath.Join(dir, "dh"), filepath.Join(dir, "live")
 	for _, c := range [][]string{
 		{"--game", "double-holdem", "--rounds", "3000", "--part-rounds", "1000", "--row-group", "250", "--out", dh,
@@ -216,25 +230,43 @@ func TestReplayS3(t *testing.T) {
 		_, stderr, code := runCLI(append([]string{"simulate", "--seed", "19"}, c...)...)
 		require.Equal(t, 0, code, stderr)
 	}
-	sizes := srv.upload(t, dh, "y2026/dh")
-	for k, v := range srv.upload(t, live, "y2026/live") {
+	sizes := b.upload(t, dh, "y2026/dh")
+	for k, v := range b.upload(t, live, "y2026/live") {
 		sizes[k] = v
 	}
-	root := "s3://" + s3TestBucket + "/y2026"
+	return sizes
+}
 
-	code, sum, found, stderr := replayOut(t, filepath.Join(dir, "local.jsonl"), dh, live)
+// assertReplayS3AsLocal replays the datasets of s3ReplayDatasets from
+// local disk and from the bucket, and checks that the summary and the
+// findings are the same, byte for byte but for the datasets' names.
+func assertReplayS3AsLocal(t *testing.T, b s3Bucket, dir string) {
+	t.Helper()
+	root := "s3://" + s3TestBucket + "/y2026"
+	code, sum, found, stderr := replayOut(t, filepath.Join(dir, "local.jsonl"), filepath.Join(dir, "dh"), filepath.Join(dir, "live"))
 	require.Equal(t, exitVerified, code, stderr)
 	require.Contains(t, found, "PART_ALTERED")
 	require.Contains(t, found, "DH_POT_WRONG_WINNER")
 	local := strings.NewReplacer(dir, root)
 	wantSum, wantFound := local.Replace(sum), local.Replace(found)
 
-	srv.reset()
-	code, sum, found, stderr = replayOut(t, filepath.Join(dir, "s3.jsonl"), root+"/dh"+srv.query(), root+"/live")
+	code, sum, found, stderr = replayOut(t, filepath.Join(dir, "s3.jsonl"), root+"/dh"+b.query(), root+"/live")
 	require.Equal(t, exitVerified, code, stderr)
 	assert.Equal(t, wantSum, sum, "the summary from S3 is the one from local disk")
 	assert.Equal(t, wantFound, found, "the findings from S3 are those from local disk")
 	assert.NotContains(t, sum+found, "endpoint=", "the bucket's options are not part of the files' names")
+}
+
+func TestReplayS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates and replays two datasets")
+	}
+	srv := startS3(t)
+	dir := t.TempDir()
+	sizes := s3ReplayDatasets(t, srv.s3Bucket, dir)
+	root := "s3://" + s3TestBucket + "/y2026"
+	srv.reset()
+	assertReplayS3AsLocal(t, srv.s3Bucket, dir)
 
 	// The bytes the server sent: every listed file once whole (its
 	// SHA-256 against the manifest, one request each), and the Parquet
@@ -443,21 +475,15 @@ func TestReplayS3Shards(t *testing.T) {
 	wantCode, wantSum, wantFound, stderr := replayOut(t, filepath.Join(dir, "single.jsonl"), url)
 	require.Equal(t, exitVerified, wantCode, stderr)
 	for _, n := range []int{2, 3} {
-		var parts []string
 		var all int64
-		for i := range n {
-			part := filepath.Join(dir, fmt.Sprintf("n%d-%d.fhpart", n, i))
+		parts := replayShards(t, url, filepath.Join(dir, fmt.Sprintf("n%d", n)), n, func(replay func()) {
 			srv.reset()
-			_, stderr, code := runCLI("replay", url, "--shard", fmt.Sprintf("%d/%d", i, n), "--part-out", part, "--workers", "1")
-			require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+			replay()
 			ranged, _, _ := srv.counts()
-			var r int64
 			for _, b := range ranged {
-				r += b
+				all += b
 			}
-			all += r
-			parts = append(parts, part)
-		}
+		})
 		t.Logf("%d shards fetched %d bytes by ranges in all: the %d Parquet bytes once, and %d opening the dataset each", n, all, parquet, opening)
 		// A shard's opening fetches what the opening above fetched, give
 		// or take a minimum fetch: which of a file's ranges a read-ahead
@@ -468,11 +494,68 @@ func TestReplayS3Shards(t *testing.T) {
 		// regression this guards against, exceed it by far.
 		slack := int64(n-1) * 2 * blobsrc.MinFetch
 		assert.LessOrEqual(t, all, parquet+int64(n-1)*opening+slack, "a shard reads the footers and its own parts")
-		findings := filepath.Join(dir, fmt.Sprintf("merged-%d.jsonl", n))
-		out, stderr, code := runCLI(append([]string{"merge", "--json", "--findings", findings}, parts...)...)
+		code, sum, found, stderr := mergeOut(t, filepath.Join(dir, fmt.Sprintf("merged-%d.jsonl", n)), parts...)
 		assert.Equal(t, wantCode, code, stderr)
-		b, _ := os.ReadFile(findings)
-		assert.Equal(t, wantSum, secondsJSON.ReplaceAllString(out, `"seconds": 0`), "%d shards from S3, merged: the summary", n)
-		assert.Equal(t, wantFound, string(b), "%d shards from S3, merged: the findings", n)
+		assert.Equal(t, wantSum, sum, "%d shards from S3, merged: the summary", n)
+		assert.Equal(t, wantFound, found, "%d shards from S3, merged: the findings", n)
+		if n == 2 {
+			assertMergeManifestS3(t, srv.s3Bucket, "day", parts, wantSum)
+		}
 	}
+}
+
+// assertMergeManifestS3 checks merge --manifest with a URL: the parts of
+// the dataset under prefix in the bucket, merged with its manifest.json
+// read from the bucket, give the summary want; with another manifest,
+// they are stale (exit 3); with a missing one, exit 1 naming it.
+func assertMergeManifestS3(t *testing.T, b s3Bucket, prefix string, parts []string, want string) {
+	t.Helper()
+	root := "s3://" + s3TestBucket
+	args := func(m string) []string { return append(slices.Clone(parts), "--manifest", m+b.query()) }
+	code, sum, _, stderr := mergeOut(t, filepath.Join(t.TempDir(), "m.jsonl"), args(root+"/"+prefix+"/manifest.json")...)
+	assert.Equal(t, exitVerified, code, stderr)
+	assert.Equal(t, want, sum, "merge --manifest s3://...: the summary")
+
+	b.put(t, "other/manifest.json", []byte("{}\n"))
+	_, stderr, code = runCLI(append([]string{"merge"}, args(root+"/other/manifest.json")...)...)
+	assert.Equal(t, exitVerified, code, stderr)
+	assert.Contains(t, stderr, "stale: shard 0/2 read a manifest.json other than the one given")
+
+	_, stderr, code = runCLI(append([]string{"merge"}, args(root+"/nosuch/manifest.json")...)...)
+	assert.Equal(t, exitError, code, stderr)
+	assert.Contains(t, stderr, "--manifest: ")
+	assert.Contains(t, stderr, root+"/nosuch/manifest.json")
+	assert.NotContains(t, stderr, "endpoint=")
+}
+
+// replayShards replays url as n shards (replay --shard I/N --part-out,
+// one worker each) and returns their parts, written under dir. around,
+// if not nil, is called with each shard's replay, to run it.
+func replayShards(t *testing.T, url, dir string, n int, around func(replay func())) []string {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	var parts []string
+	for i := range n {
+		part := filepath.Join(dir, fmt.Sprintf("shard-%d.fhpart", i))
+		replay := func() {
+			_, stderr, code := runCLI("replay", url, "--shard", fmt.Sprintf("%d/%d", i, n), "--part-out", part, "--workers", "1")
+			require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+		}
+		if around != nil {
+			around(replay)
+		} else {
+			replay()
+		}
+		parts = append(parts, part)
+	}
+	return parts
+}
+
+// mergeOut runs a merge with --json and --findings FILE.jsonl and
+// returns what replayOut returns.
+func mergeOut(t *testing.T, findings string, args ...string) (code int, summary, found, stderr string) {
+	t.Helper()
+	out, stderr, code := runCLI(append([]string{"merge", "--json", "--findings", findings}, args...)...)
+	b, _ := os.ReadFile(findings)
+	return code, secondsJSON.ReplaceAllString(out, `"seconds": 0`), string(b), stderr
 }
