@@ -190,3 +190,106 @@ func TestBoundaryCheats(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundaryKeyCheats: cheats on a seed or hash chain whose only trace
+// is where its rounds cross from one shard's segment to the next: the
+// second segment's Ledger, starting empty, sees a key it does not know
+// and nothing wrong; the merge, which knows the key's state, replays the
+// traces, and the findings are the unsharded replay's.
+func TestBoundaryKeyCheats(t *testing.T) {
+	// spanning returns a seed session (hash chain) of 20 rounds or more
+	// that does not start the log.
+	spanning := func(t *testing.T, rs []round.Round) []int {
+		for _, s := range sessions(rs) {
+			if len(s) >= 20 && s[0] > 0 {
+				return s
+			}
+		}
+		t.Fatal("no session of 20 rounds after the first")
+		return nil
+	}
+	// starting returns a seed session (hash chain) of 3 rounds or more
+	// that starts after the log's first 10 rounds and 10 rounds or more
+	// before its end.
+	starting := func(t *testing.T, rs []round.Round) []int {
+		for _, s := range sessions(rs) {
+			if len(s) >= 3 && s[0] > 10 && s[0] < len(rs)-10 {
+				return s
+			}
+		}
+		t.Fatal("no session starting after the first rounds")
+		return nil
+	}
+	moved := func(t *testing.T, rs []round.Round) ([]round.Round, int) {
+		s := spanning(t, rs)
+		cut := s[len(s)/2]
+		for _, i := range s[len(s)/2:] {
+			rs[i].TableID += "-moved"
+		}
+		number(rs)
+		return rs, cut
+	}
+	dropFirst := func(t *testing.T, rs []round.Round) ([]round.Round, int) {
+		s := starting(t, rs)
+		out := append(slices.Clone(rs[:s[0]]), rs[s[0]+1:]...)
+		rechain(out)
+		number(out)
+		return out, s[0]
+	}
+	cases := []struct {
+		name, game string
+		code       finding.Code
+		edit       func(t *testing.T, rs []round.Round) ([]round.Round, int)
+	}{
+		{"chain-moved-to-another-table", gameLive, finding.SeedReused, moved},
+		{"seed-moved-to-another-table", gameCH, finding.SeedReused, moved},
+		{"seed-moved-to-another-table", gameDH, finding.SeedReused, moved},
+		{"chain-first-link-dropped", gameLive, finding.ChainLinkSkipped, dropFirst},
+		{"seed-first-nonce-dropped", gameCH, finding.NonceSequence, dropFirst},
+		{"seed-first-nonce-dropped", gameDH, finding.NonceSequence, dropFirst},
+		{"reveal-time-changed", gameCH, finding.SeedReused, func(t *testing.T, rs []round.Round) ([]round.Round, int) {
+			s := spanning(t, rs)
+			for _, i := range s[len(s)/2:] {
+				require.NotEmpty(t, rs[i].Fairness.RevealedAt)
+				rs[i].Fairness.RevealedAt = shiftTime(t, rs[i].Fairness.RevealedAt, time.Second)
+			}
+			return rs, s[len(s)/2]
+		}},
+		{"client-seeds-change-form", gameLive, finding.ClientSeedChanged, func(t *testing.T, rs []round.Round) ([]round.Round, int) {
+			// From the cut on, the chain's rounds take one list of 7
+			// client seeds for the table (more than its 6 boxes, so
+			// never one per box), the same every round.
+			s := spanning(t, rs)
+			for _, i := range s[len(s)/2:] {
+				rs[i].Fairness.ClientSeeds = []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7"}
+				redeal(t, &rs[i])
+			}
+			rechain(rs)
+			return rs, s[len(s)/2]
+		}},
+		{"client-seeds-change-form", gameCH, finding.ClientSeedChanged, func(t *testing.T, rs []round.Round) ([]round.Round, int) {
+			s := spanning(t, rs)
+			for _, i := range s[len(s)/2:] {
+				rs[i].Fairness.ClientSeeds = append(rs[i].Fairness.ClientSeeds, "0perator-chosen")
+				redeal(t, &rs[i])
+			}
+			rechain(rs)
+			return rs, s[len(s)/2]
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"/"+c.game, func(t *testing.T) {
+			rounds := int64(600)
+			if c.game != gameDH {
+				rounds = 1500 // a second session (chain) per player (table)
+			}
+			rs := simLog(t, sim.Config{Game: c.game, Rounds: rounds, Seed: 46})
+			number(rs)
+			rs, cut := c.edit(t, rs)
+			dir := splitJSONL(t, rs, cut)
+			got := requireShardedSame(t, []string{dir}, nil, []int{2})
+			assert.NotEmpty(t, lastFallback)
+			assert.Contains(t, codesOf(got), string(c.code))
+		})
+	}
+}
