@@ -119,9 +119,10 @@ func runShard(cmd *cobra.Command, ds replayer.Dataset, opts replayer.Options, sp
 }
 
 type mergeOptions struct {
-	asJSON   bool
-	findings string
-	manifest string
+	asJSON       bool
+	replayTraces bool
+	findings     string
+	manifest     string
 }
 
 func newMergeCmd() *cobra.Command {
@@ -159,6 +160,7 @@ once, 1 unreadable part or manifest, 2 usage or malformed part.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	f.BoolVar(&o.replayTraces, "replay-traces", false, "replay the shards' traces (PART.traces) even where the merge can complete their boundary state: slower, the same result")
 	f.StringVar(&o.manifest, "manifest", "", "the dataset's manifest.json now, a `PATH` or URL (s3://...): a part that read another is stale")
 	return cmd
 }
@@ -195,6 +197,7 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 		return fmt.Errorf("merge: cannot read a part: %w", err)
 	}
 	defer ps.Close()
+	ps.ReplayTraces = o.replayTraces
 	hd := ps.Header()
 	currencies, err := currency.TableOf(hd.Currencies)
 	if err != nil {
@@ -240,9 +243,12 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 		return err
 	}
 	// How the checks that span shards were completed (docs/sharding.md).
-	if ps.Fallback == "" {
+	switch {
+	case ps.Fallback == "":
 		fmt.Fprintln(cmd.ErrOrStderr(), "merge: the shards' boundary state completed; no trace replayed")
-	} else {
+	case o.replayTraces:
+		fmt.Fprintln(cmd.ErrOrStderr(), "merge: the traces replayed (--replay-traces)")
+	default:
 		fmt.Fprintln(cmd.ErrOrStderr(), "merge: the traces replayed, as the boundary state could not be completed:", ps.Fallback)
 	}
 	var damage []string

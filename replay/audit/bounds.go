@@ -179,7 +179,7 @@ func (l *Ledger) TrackBoundaries(suppress bool) {
 }
 
 // SetChunk sets the tag recorded with the entries of the next rounds, and
-// their client seeds' digests ([AppendClientDigests]: round i's are
+// their client seeds' digests ([ClientDigests]: round i's are
 // digests[offs[i]:offs[i+1]]).
 func (l *Ledger) SetChunk(tag int64, digests [][16]byte, offs []int32) {
 	b := l.bounds
@@ -230,25 +230,51 @@ func (b *boundsState) clientEvent(t *Trace, key uint64, pair int, added bool) {
 	b.clients = append(b.clients, ev)
 }
 
-// AppendClientDigests appends the digests of round r's client seeds as the
+// ClientDigests computes the digests of rounds' client seeds as the
 // Ledger pairs them with players (see clientPair): one per box or seat
-// when the round has one client seed each, else one of the list. The
-// digest is the first 16 bytes of SHA-256 of the seeds, each preceded by
-// its length.
-func AppendClientDigests(dst [][16]byte, r *round.Round, t *Trace) [][16]byte {
+// when the round has one client seed each, else one of the list. A digest
+// is the first 16 bytes of SHA-256 of the seeds, each preceded by its
+// length. It keeps the digests of the client inputs seen last, by their
+// fingerprint: a seed session repeats them round after round.
+type ClientDigests struct {
+	m map[uint64][16]byte
+}
+
+// maxClientDigests bounds the digests a ClientDigests keeps.
+const maxClientDigests = 1 << 14
+
+// Append appends the digests of round r's client seeds, r having filled
+// t, to dst.
+func (c *ClientDigests) Append(dst [][16]byte, r *round.Round, t *Trace) [][16]byte {
 	cs := r.Fairness.ClientSeeds
 	if t.np == 0 {
 		return dst
 	}
 	if !t.perBox {
-		return append(dst, clientDigest(cs))
+		return append(dst, c.digest(t.ClientFP, cs))
 	}
 	for i := range t.np {
 		if i < len(cs) {
-			dst = append(dst, clientDigest(cs[i:i+1]))
+			dst = append(dst, c.digest(t.playerAt(i).client, cs[i:i+1]))
 		}
 	}
 	return dst
+}
+
+// digest returns the digest of cs, whose fingerprint is fp (0: none).
+func (c *ClientDigests) digest(fp uint64, cs []string) [16]byte {
+	if fp == 0 {
+		return clientDigest(cs)
+	}
+	if d, ok := c.m[fp]; ok {
+		return d
+	}
+	if c.m == nil || len(c.m) >= maxClientDigests {
+		c.m = make(map[uint64][16]byte, 256)
+	}
+	d := clientDigest(cs)
+	c.m[fp] = d
+	return d
 }
 
 func clientDigest(cs []string) [16]byte {
@@ -447,6 +473,20 @@ func (s *RoundIDs) flush() {
 		s.Prefixes = map[IDPrefix][]IDRun{}
 	}
 	s.Prefixes[s.last] = s.lastR
+}
+
+// Merge adds o's ids (o's adding not ended by Done).
+func (s *RoundIDs) Merge(o *RoundIDs) {
+	o.flush()
+	for k, rs := range o.Prefixes {
+		s.flush()
+		s.ok = false
+		if s.Prefixes == nil {
+			s.Prefixes = map[IDPrefix][]IDRun{}
+		}
+		s.Prefixes[k] = append(s.Prefixes[k], rs...)
+	}
+	s.Hashes = append(s.Hashes, o.Hashes...)
 }
 
 // Done ends the adding: Prefixes then holds every prefix's runs, sorted,

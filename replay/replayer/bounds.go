@@ -1,6 +1,8 @@
 package replayer
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"slices"
 	"strings"
@@ -87,10 +89,55 @@ func (sb *shardBounds) end() {
 // finish ends the last segment.
 func (sb *shardBounds) finish() { sb.end() }
 
+// shardChunk is what a worker prepares of a shard's chunk, so that the
+// shard's main goroutine, which runs the Ledger, does no more (see
+// prepare).
+type shardChunk struct {
+	blob    []byte   // the traces file's blob: the encoded traces, then each round's amounts
+	blobSum [32]byte // its SHA-256
+	rec     []byte   // the chunk record's findings and totals
+	ids     audit.RoundIDs
+	seen    []fileSeen // per run of one rounds file's traces, in order
+}
+
+// fileSeen is what a run of a rounds file's traces in a chunk shows.
+type fileSeen struct {
+	file string
+	partSeen
+}
+
+// prepare prepares chunk ck of a shard, enc being its traces' encoding.
+func (ck *chunk) prepare(enc []byte) {
+	sc := &shardChunk{}
+	sc.blob = wire.AppendUv(make([]byte, 0, len(enc)+binary.MaxVarintLen64+len(ck.traces)*12), uint64(len(enc)))
+	sc.blob = append(sc.blob, enc...)
+	sc.blob = appendMoney(sc.blob, ck.totals)
+	sc.blobSum = sha256.Sum256(sc.blob)
+	sc.rec = appendTotals(appendFindings(nil, ck.findings), ck.totals)
+	traces := ck.traces
+	for i := range traces {
+		t := &traces[i]
+		sc.ids.Add(t.RoundID)
+		if n := len(sc.seen); n == 0 || sc.seen[n-1].file != t.Src.File {
+			sc.seen = append(sc.seen, fileSeen{file: t.Src.File, partSeen: partSeen{firstID: t.RoundID}})
+		}
+		s := &sc.seen[len(sc.seen)-1]
+		s.rounds++
+		if t.TimeOK {
+			if !s.timed {
+				s.minTime, s.maxTime, s.timed = t.Time, t.Time, true
+			}
+			s.minTime, s.maxTime = min(s.minTime, t.Time), max(s.maxTime, t.Time)
+		}
+		s.lastID = t.RoundID
+	}
+	ck.shard = sc
+}
+
 // observe runs the segment's Ledger over chunk ck, the shard's chunk tag,
-// appending the Ledger's findings to out; it notes the round ids and, per
-// rounds file, what the dataset check compares with the manifest
-// (datasetCheck.observe, which a merge does not run).
+// appending the Ledger's findings to out, and takes the chunk's round ids,
+// totals and, per rounds file, what the dataset check compares with the
+// manifest (datasetCheck.observe, which a merge does not run).
 func (sb *shardBounds) observe(ck *chunk, tag int64, out []finding.Finding) []finding.Finding {
 	sg := sb.segments[len(sb.segments)-1]
 	sb.ledger.SetChunk(tag, ck.digests, ck.digestOffs)
@@ -113,33 +160,24 @@ func (sb *shardBounds) observe(ck *chunk, tag int64, out []finding.Finding) []fi
 			sb.voidSums.add(v.ifPlayed.Wagered, v.ifPlayed.Returned)
 		}
 	}
-	traces := ck.traces
-	for i := range traces {
-		t := &traces[i]
-		sg.ids.Add(t.RoundID)
-		if t.Src.File != sb.curF || sb.cur == nil {
-			sb.curF = t.Src.File
-			if sb.cur = sb.seen[t.Src.File]; sb.cur == nil {
-				sb.cur = &partSeen{}
-				f := strings.Clone(t.Src.File)
-				sb.seen[f] = sb.cur
-				sb.files = append(sb.files, f)
-			}
+	sc := ck.shard
+	sg.ids.Merge(&sc.ids)
+	for _, fs := range sc.seen {
+		s := sb.seen[fs.file]
+		if s == nil {
+			f := strings.Clone(fs.file)
+			s = &partSeen{firstID: strings.Clone(fs.firstID)}
+			sb.seen[f] = s
+			sb.files = append(sb.files, f)
 		}
-		s := sb.cur
-		if s.rounds == 0 {
-			s.firstID = strings.Clone(t.RoundID)
-		}
-		s.rounds++
-		if t.TimeOK {
+		s.rounds += fs.rounds
+		if fs.timed {
 			if !s.timed {
-				s.minTime, s.maxTime, s.timed = t.Time, t.Time, true
+				s.minTime, s.maxTime, s.timed = fs.minTime, fs.maxTime, true
 			}
-			s.minTime, s.maxTime = min(s.minTime, t.Time), max(s.maxTime, t.Time)
+			s.minTime, s.maxTime = min(s.minTime, fs.minTime), max(s.maxTime, fs.maxTime)
 		}
-		if i == len(traces)-1 || traces[i+1].Src.File != t.Src.File {
-			s.lastID = strings.Clone(t.RoundID)
-		}
+		s.lastID = strings.Clone(fs.lastID)
 	}
 	return out
 }

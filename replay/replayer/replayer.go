@@ -98,9 +98,9 @@ type chunk struct {
 	text     int // bytes of the traces' round ids and of the findings' texts
 	last     bool
 	err      error
-	enc      []byte            // a shard's encoding of the traces (audit.TraceEncoder)
+	shard    *shardChunk       // a shard's part of the chunk, prepared by its worker (bounds.go)
 	local    []finding.Finding // a merged chunk's findings of its shard's Ledger
-	// A shard's digests of the rounds' client seeds (audit.AppendClientDigests):
+	// A shard's digests of the rounds' client seeds (audit.ClientDigests):
 	// round i's are digests[digestOffs[i]:digestOffs[i+1]].
 	digests    [][16]byte
 	digestOffs []int32
@@ -420,9 +420,10 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.
 		return ck
 	}
 	ck := newChunk()
+	var digests audit.ClientDigests // a shard's (enc != nil)
 	send := func(ck *chunk) bool {
 		if enc != nil {
-			ck.enc = append([]byte(nil), enc.Bytes()...)
+			ck.prepare(enc.Bytes())
 			enc.Reset()
 		}
 		select {
@@ -464,7 +465,7 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.
 			if len(ck.digestOffs) == 0 {
 				ck.digestOffs = append(ck.digestOffs, 0)
 			}
-			ck.digests = audit.AppendClientDigests(ck.digests, &rec.Round, t)
+			ck.digests = digests.Append(ck.digests, &rec.Round, t)
 			ck.digestOffs = append(ck.digestOffs, int32(len(ck.digests)))
 		}
 		if len(ck.findings) > nf {

@@ -424,12 +424,14 @@ type shardWriter struct {
 	tw   *bufio.Writer
 	th   hash.Hash
 	toff int64
-	blob []byte
 }
 
-func (sw *shardWriter) rawTraces(b []byte) error {
+// rawTraces writes b, whose SHA-256 is sum, to the traces file. The file's
+// digest is the SHA-256 of its blobs' SHA-256s (docs/sharding.md), so that
+// the workers hash the blobs.
+func (sw *shardWriter) rawTraces(b, sum []byte) error {
 	sw.toff += int64(len(b))
-	sw.th.Write(b)
+	sw.th.Write(sum)
 	_, err := sw.tw.Write(b)
 	return err
 }
@@ -446,6 +448,7 @@ func (sw *shardWriter) raw(b []byte) error {
 // write writes a chunk of unit i, observed by the shard's Ledger.
 func (sw *shardWriter) write(i int, ck *chunk) error {
 	sw.local = sw.bounds.observe(ck, sw.footer.Chunks, sw.local[:0])
+	sc := ck.shard
 	b := sw.rec[:0]
 	b = wire.AppendUv(b, uint64(i))
 	b = wire.AppendUv(b, uint64(ck.rounds))
@@ -457,18 +460,13 @@ func (sw *shardWriter) write(i int, ck *chunk) error {
 	b = wire.AppendUv(b, uint64(len(ck.traces)))
 	// The traces and each round's amounts go to the traces file; the
 	// record says where.
-	blob := wire.AppendUv(sw.blob[:0], uint64(len(ck.enc)))
-	blob = append(blob, ck.enc...)
-	blob = appendMoney(blob, ck.totals)
-	sw.blob = blob
 	b = wire.AppendUv(b, uint64(sw.toff))
-	b = wire.AppendUv(b, uint64(len(blob)))
-	if err := sw.rawTraces(blob); err != nil {
+	b = wire.AppendUv(b, uint64(len(sc.blob)))
+	if err := sw.rawTraces(sc.blob, sc.blobSum[:]); err != nil {
 		return err
 	}
-	b = appendFindings(b, ck.findings)
+	b = append(b, sc.rec...)
 	b = appendFindings(b, sw.local)
-	b = appendTotals(b, ck.totals)
 	sw.rec = b
 	var head [1 + binary.MaxVarintLen64]byte
 	head[0] = 'C'
@@ -508,7 +506,7 @@ func ReplayShard(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, out, t
 	hd, owners, assignment := partHeader(ds, opts.Manifests, spec, meta)
 	sw := &shardWriter{spec: spec, owner: owners, w: bufio.NewWriterSize(out, 1<<20), h: sha256.New(),
 		tw: bufio.NewWriterSize(traces, 1<<20), th: sha256.New()}
-	if err := sw.rawTraces([]byte(tracesMagic)); err != nil {
+	if err := sw.rawTraces([]byte(tracesMagic), []byte(tracesMagic)); err != nil {
 		return nil, fmt.Errorf("failed to write the traces: %w", err)
 	}
 	sw.footer.Units = []int{}
@@ -882,7 +880,7 @@ func (p *partReader) blob(off, n uint64, buf []byte) ([]byte, error) {
 			if _, err := io.ReadFull(p.tbr, magic); err != nil || string(magic) != tracesMagic {
 				return nil, bad("not a fairhold traces file")
 			}
-			p.th.Write(magic)
+			p.th.Write(magic) // the magic, then each blob's SHA-256 (shardWriter.rawTraces)
 			p.toff = int64(len(magic))
 		} else if _, err := f.Seek(p.toff, io.SeekStart); err != nil {
 			return nil, err
@@ -897,7 +895,8 @@ func (p *partReader) blob(off, n uint64, buf []byte) ([]byte, error) {
 	if _, err := io.ReadFull(p.tbr, buf); err != nil {
 		return nil, bad("truncated: " + err.Error())
 	}
-	p.th.Write(buf)
+	sum := sha256.Sum256(buf)
+	p.th.Write(sum[:])
 	p.toff += int64(n)
 	return buf, nil
 }
@@ -925,6 +924,9 @@ type PartSet struct {
 	// Fallback says, after Merge, why the merge replayed the traces
 	// rather than complete the shards' boundary state; "" when it did not.
 	Fallback string
+	// ReplayTraces makes Merge replay the traces even where it could
+	// complete the boundary state (a check of the one against the other).
+	ReplayTraces bool
 }
 
 // Header returns the parts' common header (the first part's).
@@ -1375,6 +1377,9 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 		}
 	}
 	plan := planBoundary(bs)
+	if ps.ReplayTraces && plan.fallback == "" {
+		plan = &boundaryPlan{fallback: "asked for (--replay-traces)"}
+	}
 	ps.Fallback = plan.fallback
 	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
 	if plan.fallback == "" {
@@ -1563,8 +1568,8 @@ func (j *mergeJob) decode(dec *audit.TraceDecoder) {
 	nt := int(min(nt64, 1<<20))
 	ck.traces = ck.traces[:0]
 	ck.findings = r.findings(ck.findings[:0])
-	ck.local = r.findings(ck.local[:0])
 	r.totals(ck.totals, nt)
+	ck.local = r.findings(ck.local[:0])
 	if r.Err() == nil && r.Len() != 0 {
 		r.Fail()
 	}

@@ -59,6 +59,7 @@ func BenchmarkMerge1000Parts(b *testing.B) {
 		require.NoError(b, err)
 		require.Equal(b, int64(parts*perPart), s.Rounds)
 		require.Zero(b, n)
+		require.Empty(b, ps.Fallback, "the boundary state completed, no trace read")
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/merge")
 }
