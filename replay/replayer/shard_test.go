@@ -256,13 +256,17 @@ func TestShardedWalletAcrossShards(t *testing.T) {
 	rs := simLog(t, sim.Config{Game: gameCH, Rounds: 1200, Seed: 22, Players: 3})
 	multiTable(rs)
 	const partRounds = 200
-	// The first round of a part whose player's previous round is in the
-	// part before, at the other table: parts 0, 1, ... go to shards 0, 1
-	// of 2 (equal rounds: by path).
+	// Six parts: parts 0-2 go to shard 0 of 2, parts 3-5 to shard 1. The
+	// round k: a player's first round in shard 1's segment whose previous
+	// round, in shard 0's, is at the other table.
+	at := 3 * partRounds
 	k := -1
-	for i := partRounds; i < len(rs) && k < 0; i += partRounds {
+	for i := at; i < at+partRounds && k < 0; i++ {
 		p := rs[i].Boxes[0].PlayerID
-		for j := i - 1; j >= i-partRounds; j-- {
+		if slices.ContainsFunc(rs[at:i], func(r round.Round) bool { return plays(&r, p) }) {
+			continue
+		}
+		for j := at - 1; j >= 0; j-- {
 			if plays(&rs[j], p) {
 				if rs[j].TableID != rs[i].TableID {
 					k = i
@@ -285,6 +289,7 @@ func TestShardedWalletAcrossShards(t *testing.T) {
 	as := Assign(ds, LoadManifests([]string{dir}, nil), 2)
 	require.NoError(t, ds.Close())
 	part := k / partRounds
+	require.Equal(t, 3, part)
 	require.NotEqual(t, as[part].Shard, as[part-1].Shard, "the two parts are in different shards: %v", as)
 
 	fs := requireShardedSame(t, []string{dir}, nil, shardCounts)
