@@ -135,6 +135,14 @@ shard, into the summary and findings of the whole replay: the same summary and t
 same findings file, byte for byte, as an unsharded 'fairhold replay' of the same
 dataset with the same options (the summary's "seconds" apart). See docs/sharding.md.
 
+The merge completes the checks that span shards (table numbering, seed sessions,
+hash chains, client seeds, wallets, round ids) from the parts' boundary state. Where
+a boundary does not connect (a cheat there, or a finding of those checks after the
+first shard's range), it replays the shards' traces instead, from PART.traces beside
+each part: the result is the same either way; stderr says which it did, and
+--replay-traces replays them always. A traces file that is needed and missing is
+exit 1; altered, exit 2.
+
 The parts must cover the dataset exactly once: one part for each shard 0..N-1, all
 written by the same fairhold version and options over the same dataset (the same
 manifest and files, each listed file hashed by its shard). A part missing or given

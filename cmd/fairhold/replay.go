@@ -81,7 +81,8 @@ A binary built with the tags gcs and azblob also reads gs://BUCKET/PREFIX and
 azblob://CONTAINER/PREFIX (docs/scale-out.md).
 
 With --shard I/N --part-out PART, the replay checks only shard I (from 0) of N
-of the dataset's rounds files and writes PART for 'fairhold merge', which
+contiguous ranges of the dataset's rounds files and writes PART (its findings,
+totals and boundary state) and PART.traces beside it for 'fairhold merge', which
 gives the summary and findings of the whole replay (docs/sharding.md).
 --shard auto/N, or --shard-from-env N, takes I from the environment:
 JOB_COMPLETION_INDEX (Kubernetes Indexed Job), AWS_BATCH_JOB_ARRAY_INDEX,
@@ -114,7 +115,7 @@ input, 2 usage.`,
 	f.StringVar(&o.key, "manifest-key", "", "require each dataset's manifest.json to be signed by the Ed25519 public key in `PUB.pem` (PEM PKIX)")
 	f.StringVar(&o.shard, "shard", "", "replay shard `I/N` only (I from 0; auto/N: I from the environment) and write --part-out for 'fairhold merge'")
 	f.IntVar(&o.shardFromEnv, "shard-from-env", 0, "replay shard I of `N`, I from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or SLURM_ARRAY_TASK_ID (as --shard auto/N)")
-	f.StringVar(&o.partOut, "part-out", "", "with --shard: write the shard's part to `PART`")
+	f.StringVar(&o.partOut, "part-out", "", "with --shard: write the shard's part to `PART`, and its traces to PART.traces")
 	return cmd
 }
 

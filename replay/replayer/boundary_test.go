@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,4 +293,27 @@ func TestBoundaryKeyCheats(t *testing.T) {
 			assert.Contains(t, codesOf(got), string(c.code))
 		})
 	}
+}
+
+// TestBoundaryTotalsOverflow: rounds whose returns, each valid as an
+// amount, take the dataset's totals past int64 in the last shard's range:
+// the merge cannot add the chunks' sums, replays the traces (each round's
+// amounts), and reports the AMOUNT_OVERFLOW of the rounds a single replay
+// reports.
+func TestBoundaryTotalsOverflow(t *testing.T) {
+	rs := genRounds(t, 900, 5)
+	big := int64(math.MaxInt64 / 5)
+	for _, k := range []int{100, 200, 400, 700, 800, 850} {
+		rs[k].Boxes[0].BonusReturn += big
+	}
+	dir := splitJSONL(t, rs, 300, 600)
+	got := requireShardedSame(t, []string{dir}, nil, []int{2, 3})
+	assert.Contains(t, lastFallback, "overflow")
+	var over []string
+	for _, f := range got {
+		if f.Code == finding.AmountOverflow {
+			over = append(over, f.RoundID)
+		}
+	}
+	assert.Equal(t, []string{rs[800].RoundID, rs[850].RoundID}, over)
 }
