@@ -317,3 +317,19 @@ func TestBoundaryTotalsOverflow(t *testing.T) {
 	}
 	assert.Equal(t, []string{rs[800].RoundID, rs[850].RoundID}, over)
 }
+
+// TestPlanBoundaryVoidTotals: two shards whose voids' amounts as if played
+// fit each but not together: the plan replays the traces (the summary's
+// if-played totals would overflow on a round the chunks' sums cannot name).
+func TestPlanBoundaryVoidTotals(t *testing.T) {
+	shard := func(w int64) *shardBounds {
+		b := newShardBounds()
+		b.voidSums.add(w, 0)
+		return b
+	}
+	assert.Empty(t, planBoundary([]*shardBounds{shard(math.MaxInt64 / 2), shard(math.MaxInt64 / 2)}).fallback)
+	assert.Contains(t, planBoundary([]*shardBounds{shard(math.MaxInt64/2 + 2), shard(math.MaxInt64 / 2)}).fallback, "voids")
+	over := shard(0)
+	over.voidSums.overflow = true
+	assert.Contains(t, planBoundary([]*shardBounds{shard(0), over}).fallback, "voids")
+}
