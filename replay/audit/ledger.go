@@ -185,7 +185,7 @@ type Ledger struct {
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 
-	bounds *boundsState // a shard's wallets at the segment's boundaries (bounds.go), nil unless tracked
+	bounds *boundsState // a shard segment's keys at its boundaries (bounds.go), nil unless tracked
 }
 
 type seedState struct {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/sim"
@@ -332,4 +333,16 @@ func TestPlanBoundaryVoidTotals(t *testing.T) {
 	over := shard(0)
 	over.voidSums.overflow = true
 	assert.Contains(t, planBoundary([]*shardBounds{shard(0), over}).fallback, "voids")
+}
+
+// TestPlanBoundaryInconsistent: a boundary record whose session starts a
+// seed or chain it holds no state of (a part that its shard did not write
+// so) is not completed: the merge replays the traces.
+func TestPlanBoundaryInconsistent(t *testing.T) {
+	for _, chain := range []bool{false, true} {
+		b := newShardBounds()
+		st := audit.SessionStart{Session: audit.Session{Table: "t"}, Chain: chain, Seed: 7}
+		b.segments = []*segmentBound{{unit: 0, b: &audit.SegmentBounds{Starts: []audit.SessionStart{st}}}}
+		assert.Contains(t, planBoundary([]*shardBounds{b}).fallback, "started without its state")
+	}
 }
