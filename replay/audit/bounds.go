@@ -392,9 +392,6 @@ func BalanceGapFinding(w *WalletBound, after int64, prevFile string, prevRow int
 	return f, true
 }
 
-// MaxSessionPlayers is how many players a seed session remembers.
-const MaxSessionPlayers = maxSessionPlayers + 1
-
 // TableRounds is a table's count of rounds without table_seq.
 type TableRounds struct {
 	Table  string

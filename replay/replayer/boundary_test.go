@@ -346,3 +346,14 @@ func TestPlanBoundaryInconsistent(t *testing.T) {
 		assert.Contains(t, planBoundary([]*shardBounds{b}).fallback, "started without its state")
 	}
 }
+
+// TestPlanBoundaryChainWithoutSession: a segment after the first whose
+// record holds a verified chain no session started (a part its shard did
+// not write so) is not completed.
+func TestPlanBoundaryChainWithoutSession(t *testing.T) {
+	first := newShardBounds()
+	first.segments = []*segmentBound{{unit: 0, b: &audit.SegmentBounds{}}}
+	b := newShardBounds()
+	b.segments = []*segmentBound{{unit: 1, b: &audit.SegmentBounds{Chains: []audit.ChainBound{{Owned: true, Index: 3}}}}}
+	assert.Contains(t, planBoundary([]*shardBounds{first, b}).fallback, "without a session")
+}
