@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -338,15 +339,7 @@ func (l *Ledger) Bounds() *SegmentBounds {
 		}
 		out.Seeds = append(out.Seeds, sb)
 	}
-	slices.SortFunc(out.Seeds, func(a, b SeedBound) int {
-		switch {
-		case a.Seed < b.Seed:
-			return -1
-		case a.Seed > b.Seed:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out.Seeds, func(a, b SeedBound) int { return cmp.Compare(a.Seed, b.Seed) })
 	for a, st := range l.chains {
 		cb := b.chainEnt[a]
 		cb.Anchor, cb.Owned = a, st.owned
@@ -498,15 +491,7 @@ func (s *RoundIDs) Done() {
 
 // JoinRuns sorts rs and joins the runs that overlap or touch.
 func JoinRuns(rs []IDRun) []IDRun {
-	slices.SortFunc(rs, func(a, b IDRun) int {
-		switch {
-		case a.Lo < b.Lo:
-			return -1
-		case a.Lo > b.Lo:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(rs, func(a, b IDRun) int { return cmp.Compare(a.Lo, b.Lo) })
 	out := rs[:0]
 	for _, r := range rs {
 		if k := len(out); k > 0 && (r.Lo <= out[k-1].Hi || r.Lo-1 == out[k-1].Hi) {
