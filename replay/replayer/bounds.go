@@ -23,8 +23,6 @@ type shardBounds struct {
 	ledger   *audit.Ledger        // the current segment's
 	seen     map[string]*partSeen // by rounds file
 	files    []string             // seen's files, in input order
-	cur      *partSeen
-	curF     string
 
 	// The shard's totals (the sums of its chunks', by game and currency,
 	// and of its voids' amounts as if played): the merge completes the
