@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,10 +132,16 @@ func TestCheckAllocs(t *testing.T) {
 	}
 	require.Empty(t, out)
 	i := 0
-	allocs := testing.AllocsPerRun(200, func() {
-		out = c.Check(&rs[i%len(rs)], Source{File: "f", Row: int64(i)}, &tr, out[:0])
-		i++
-	})
+	// The fewest of three measures: an allocation of Check's is in every
+	// one, while the runtime's own (a collection starting, under the load
+	// of 'go test ./...') has been seen to add two to one of them.
+	allocs := math.Inf(1)
+	for range 3 {
+		allocs = min(allocs, testing.AllocsPerRun(200, func() {
+			out = c.Check(&rs[i%len(rs)], Source{File: "f", Row: int64(i)}, &tr, out[:0])
+			i++
+		}))
+	}
 	assert.Zero(t, allocs)
 	require.Empty(t, out)
 	assert.Equal(t, "p3", tr.playerAt(2).name)

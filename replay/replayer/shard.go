@@ -1008,6 +1008,18 @@ func openPart(path string) (*partReader, error) {
 	if tail[0] != 'E' {
 		return nil, bad("truncated or altered: no footer mark")
 	}
+	// The whole part is checked against its digest before anything is
+	// taken from it (a part is small: its traces are in its traces file).
+	wh := sha256.New()
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if _, err := io.CopyN(wh, f, size-32); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(wh.Sum(nil), tailLen[8:]) {
+		return nil, bad("altered or truncated: its SHA-256 does not match its bytes")
+	}
 	p := &partReader{path: path, header: &hd, tail: tail, digest: bytes.Clone(tailLen[8:]), start: start, end: end, off: start, h: sha256.New()}
 	fdec := json.NewDecoder(bytes.NewReader(tail[1 : 1+flen]))
 	fdec.DisallowUnknownFields()
