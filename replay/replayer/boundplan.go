@@ -55,6 +55,12 @@ type (
 		seed   uint64
 		anchor [32]byte
 	}
+	// gClients are a session's players' client seeds (digests), and the
+	// index of the segment the merge first saw the session in.
+	gClients struct {
+		players map[string][16]byte
+		seg     int
+	}
 	gWallet struct {
 		after    int64
 		prevFile string
@@ -84,7 +90,7 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 	seeds := map[uint64]*gSeed{}
 	chains := map[[32]byte]*gChain{}
 	owners := map[audit.Session]gOwner{}
-	clients := map[gOwner]map[string][16]byte{}
+	clients := map[gOwner]*gClients{}
 	wallets := map[string]*gWallet{}
 	runs := map[audit.IDPrefix][]audit.IDRun{}
 	hashes := map[uint64]bool{}
@@ -108,7 +114,7 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 			return &boundaryPlan{fallback: fmt.Sprintf("shard %d: the voids' totals as if played overflow", s)}
 		}
 	}
-	for _, sr := range segs {
+	for seg, sr := range segs {
 		sg, b := sr.sg, sr.sg.b
 		first := sg.unit == 0
 		fail := func(format string, a ...any) *boundaryPlan {
@@ -190,10 +196,6 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 		chainsIn := map[[32]byte]*audit.ChainBound{}
 		for i := range b.Chains {
 			chainsIn[b.Chains[i].Anchor] = &b.Chains[i]
-		}
-		known := map[gOwner]bool{} // sessions' client seeds known before the segment
-		for k := range clients {
-			known[k] = true
 		}
 		for _, st := range b.Starts {
 			o := gOwner{chain: st.Chain, seed: st.Seed, anchor: st.Anchor}
@@ -284,12 +286,15 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 		// Client seeds: a player back in a session keeps theirs.
 		for _, ev := range b.Clients {
 			o := gOwner{chain: ev.Chain, seed: ev.Seed, anchor: ev.Anchor}
-			m := clients[o]
-			if m == nil {
-				m = map[string][16]byte{}
-				clients[o] = m
+			g := clients[o]
+			if g == nil {
+				g = &gClients{players: map[string][16]byte{}, seg: seg}
+				clients[o] = g
 			}
-			if c, ok := m[ev.Player]; ok && known[o] && ev.Added && !ev.Rotated && c != ev.Client {
+			m := g.players
+			// Only a session known before the segment: within it, the
+			// segment's Ledger checks.
+			if c, ok := m[ev.Player]; ok && g.seg < seg && ev.Added && !ev.Rotated && c != ev.Client {
 				return fail("player %q's client seed changes between segments", ev.Player)
 			}
 			// m forgets no player, where a session's Ledger forgets the
