@@ -357,3 +357,34 @@ func TestPlanBoundaryChainWithoutSession(t *testing.T) {
 	b.segments = []*segmentBound{{unit: 1, b: &audit.SegmentBounds{Chains: []audit.ChainBound{{Owned: true, Index: 3}}}}}
 	assert.Contains(t, planBoundary([]*shardBounds{first, b}).fallback, "without a session")
 }
+
+// TestBoundaryManyPartsTraces: past 64 parts the merge closes each part's
+// files between its units and opens them again where it left off; the
+// traces replayed that way are the unsharded replay's bytes, as is the
+// boundary state completed.
+func TestBoundaryManyPartsTraces(t *testing.T) {
+	rs := simLog(t, sim.Config{Game: gameCH, Rounds: 700, Seed: 47, Players: 3})
+	cuts := make([]int, 0, 69)
+	for c := 10; c < len(rs); c += 10 {
+		cuts = append(cuts, c)
+	}
+	dir := splitJSONL(t, rs, cuts...)
+	wantSum, wantF := unsharded(t, []string{dir}, nil)
+	parts := writeShards(t, []string{dir}, 70, nil, PartMeta{Tool: "test", Inputs: []string{dir}})
+	for _, replay := range []bool{false, true} {
+		ps, err := OpenParts(parts, MergeCheck{})
+		require.NoError(t, err)
+		ps.ReplayTraces = replay
+		ff := filepath.Join(t.TempDir(), "merged.jsonl")
+		fw, err := CreateFindings(ff)
+		require.NoError(t, err)
+		s, err := ps.Merge(Options{Findings: fw.Write})
+		require.NoError(t, err)
+		require.NoError(t, fw.Close())
+		b, err := os.ReadFile(ff)
+		require.NoError(t, err)
+		assert.Equal(t, replay, ps.Fallback != "", "replay traces: %v", replay)
+		assert.Equal(t, wantSum, summaryBytes(t, s), "replay traces: %v", replay)
+		assert.Equal(t, string(wantF), string(b), "replay traces: %v", replay)
+	}
+}
