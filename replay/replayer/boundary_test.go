@@ -372,19 +372,9 @@ func TestBoundaryManyPartsTraces(t *testing.T) {
 	wantSum, wantF := unsharded(t, []string{dir}, nil)
 	parts := writeShards(t, []string{dir}, 70, nil, PartMeta{Tool: "test", Inputs: []string{dir}})
 	for _, replay := range []bool{false, true} {
-		ps, err := OpenParts(parts, MergeCheck{})
-		require.NoError(t, err)
-		ps.ReplayTraces = replay
-		ff := filepath.Join(t.TempDir(), "merged.jsonl")
-		fw, err := CreateFindings(ff)
-		require.NoError(t, err)
-		s, err := ps.Merge(Options{Findings: fw.Write})
-		require.NoError(t, err)
-		require.NoError(t, fw.Close())
-		b, err := os.ReadFile(ff)
-		require.NoError(t, err)
-		assert.Equal(t, replay, ps.Fallback != "", "replay traces: %v", replay)
-		assert.Equal(t, wantSum, summaryBytes(t, s), "replay traces: %v", replay)
-		assert.Equal(t, string(wantF), string(b), "replay traces: %v", replay)
+		gotSum, gotF := mergeParts(t, parts, replay)
+		assert.Equal(t, replay, lastFallback != "", "replay traces: %v", replay)
+		assert.Equal(t, wantSum, gotSum, "replay traces: %v", replay)
+		assert.Equal(t, string(wantF), string(gotF), "replay traces: %v", replay)
 	}
 }

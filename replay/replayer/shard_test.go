@@ -105,8 +105,15 @@ func replayShardFile(ds Dataset, opts Options, spec ShardSpec, meta PartMeta, pa
 // file's bytes.
 func merge(t testing.TB, parts []string) (string, []byte) {
 	t.Helper()
+	return mergeParts(t, parts, false)
+}
+
+// mergeParts is merge, replaying the traces with replayTraces.
+func mergeParts(t testing.TB, parts []string, replayTraces bool) (string, []byte) {
+	t.Helper()
 	ps, err := OpenParts(parts, MergeCheck{})
 	require.NoError(t, err)
+	ps.ReplayTraces = replayTraces
 	ff := filepath.Join(t.TempDir(), "merged.jsonl")
 	fw, err := CreateFindings(ff)
 	require.NoError(t, err)
