@@ -16,7 +16,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -140,15 +139,7 @@ func (c fairholdCmd) replay(t testing.TB, dir string, extra ...string) []finding
 	require.Contains(t, []int{0, 3}, code, "replay exit code: %s", out)
 	b, err := os.ReadFile(ff)
 	require.NoError(t, err, out)
-	var fs []finding.Finding
-	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		var f finding.Finding
-		require.NoError(t, json.Unmarshal(line, &f))
-		fs = append(fs, f)
-	}
+	fs := decodeFindings(t, b)
 	assert.Equal(t, code == 3, len(fs) > 0, "exit code %d with %d findings", code, len(fs))
 	if shardAdversary {
 		c.requireShardedCLI(t, dir, out, b, code, extra...)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/replay/finding"
-	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
 	"github.com/fairhold/fairhold/replay/sim"
 	"github.com/stretchr/testify/require"
@@ -25,17 +24,7 @@ func BenchmarkMerge1000Parts(b *testing.B) {
 	const parts, perPart = 1000, 100
 	rs := simLog(b, sim.Config{Game: gameCH, Rounds: parts * perPart, Seed: 31, Players: 3})
 	multiTable(rs)
-	dir := filepath.Join(b.TempDir(), "day")
-	w, err := roundlog.NewParquetWriter(dir, roundlog.Options{RowGroupRounds: perPart, FileRounds: perPart})
-	require.NoError(b, err)
-	for i := range rs {
-		require.NoError(b, w.Write(&rs[i]))
-	}
-	require.NoError(b, w.Close())
-	m := manifest.New()
-	m.Parts = w.Parts()
-	_, err = manifest.Write(dir, m, nil)
-	require.NoError(b, err)
+	dir := writeDataset(b, rs, perPart, perPart)
 	rs = nil
 
 	ds, err := roundlog.Open(dir)
