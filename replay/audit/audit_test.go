@@ -450,6 +450,11 @@ func TestCheckBeacon(t *testing.T) {
 		{"valid, after the commitment", fakeBeacons{published: committed.Add(time.Second)}, []finding.Code{}},
 		{"published before the commitment", fakeBeacons{published: committed.Add(-time.Second)}, []finding.Code{finding.BeaconTooEarly}},
 		{"invalid signature", fakeBeacons{err: errors.New("bad signature")}, []finding.Code{finding.BeaconInvalid}},
+		// quicknet publishes every 3 s: a round published 3 s after the
+		// commitment or later is not the first after it.
+		{"the first round after the commitment, to the second", fakeBeacons{published: committed.Add(3 * time.Second)}, []finding.Code{}},
+		{"a later round than the first after the commitment", fakeBeacons{published: committed.Add(4 * time.Second)}, []finding.Code{finding.BeaconRoundChosen}},
+		{"a round long after the commitment", fakeBeacons{published: committed.Add(50 * time.Second)}, []finding.Code{finding.BeaconRoundChosen}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -458,6 +463,13 @@ func TestCheckBeacon(t *testing.T) {
 			assert.Equal(t, tt.want, codes(fs), "%+v", fs)
 		})
 	}
+	// A beacon published after the round was dealt (the commitment a
+	// second before the round, the beacon the first after it).
+	r0 := withBeacon()
+	r0.Fairness.CommittedAt = "2026-11-29T10:00:59Z"
+	fs0 := check(t, &Config{Dealers: fakeBeacons{published: time.Date(2026, 11, 29, 10, 1, 1, 0, time.UTC)}, Rules: rb}, &r0)
+	assert.Equal(t, []finding.Code{finding.BeaconAfterRound}, codes(fs0), "%+v", fs0)
+
 	// The real drand verification rejects a signature of the wrong length.
 	r := withBeacon()
 	fs := check(t, testConfig(t), &r)

@@ -66,12 +66,39 @@ type declaredRound struct {
 // Checker keeps a few (declCache) and the traces point to them, so that a
 // round costs a pointer, and the Ledger compares fingerprints.
 type declText struct {
-	scheme, profile, profileHash, currency         string
+	scheme, beacon, profile, profileHash, currency string
 	schemeFP, profileFP, profileNameFP, currencyFP uint64
 }
 
 func (d *declText) matches(r *round.Round) bool {
-	return d.scheme == r.Fairness.Scheme && d.profile == r.Profile && d.profileHash == r.ProfileHash && d.currency == r.Currency
+	return d.scheme == r.Fairness.Scheme && d.beacon == beaconUse(r) && d.profile == r.Profile && d.profileHash == r.ProfileHash && d.currency == r.Currency
+}
+
+// beaconUse is the drand chain a round mixes in, "" for none. Whether a
+// table's rounds mix in a beacon, and from which chain, is part of its
+// scheme: a table that chose per round between no beacon and a beacon, or
+// between chains, would choose among decks (docs/fairness.md 7).
+func beaconUse(r *round.Round) string {
+	f := &r.Fairness
+	if f.BeaconRound == 0 && f.BeaconSignature == "" {
+		return ""
+	}
+	if f.BeaconChain == "" {
+		return "?" // a beacon on no chain: still a beacon
+	}
+	return f.BeaconChain
+}
+
+// schemeText is the declared scheme: the scheme's name, with the drand
+// chain its rounds mix in.
+func (d *declText) schemeText() string {
+	switch d.beacon {
+	case "":
+		return d.scheme
+	case "?":
+		return d.scheme + " with a drand beacon of no chain"
+	}
+	return d.scheme + " with the drand " + d.beacon + " beacon"
 }
 
 // profileText is the profile's name and the start of its hash.
@@ -102,9 +129,9 @@ func (c *declCache) lookup(r *round.Round) *declText {
 			return d
 		}
 	}
-	d := &declText{scheme: strings.Clone(r.Fairness.Scheme), profile: strings.Clone(r.Profile),
+	d := &declText{scheme: strings.Clone(r.Fairness.Scheme), beacon: strings.Clone(beaconUse(r)), profile: strings.Clone(r.Profile),
 		profileHash: strings.Clone(r.ProfileHash), currency: strings.Clone(r.Currency)}
-	d.schemeFP, d.currencyFP, d.profileNameFP = fingerprint(d.scheme), fingerprint(d.currency), fingerprint(d.profile)
+	d.schemeFP, d.currencyFP, d.profileNameFP = fingerprint(d.schemeText()), fingerprint(d.currency), fingerprint(d.profile)
 	var h maphash.Hash
 	h.SetSeed(fpSeed)
 	h.WriteString(d.profile)
@@ -302,12 +329,12 @@ func (l *Ledger) observeTable(t *Trace, add func(code finding.Code, field, expec
 		ds.tables = append(ds.tables, tableDecl{d.schemeFP, d.profileFP, d.profileNameFP, l.keepText(t.RoundID), d})
 		ds.tableIdx[t.table] = i
 		ds.lastTable, ds.lastIdx = t.table, i+1
-		l.keepDeclText(d.schemeFP, d.scheme)
+		l.keepDeclText(d.schemeFP, d.schemeText())
 		l.keepDeclText(d.profileFP, d.profileText())
 		return
 	}
 	if d.schemeFP != td.scheme {
-		add(finding.SchemeChanged, "fairness.scheme", l.declaredText(td.scheme)+" (the table's scheme, as in its first round "+l.text(td.first)+")", strconv.Quote(d.scheme), "")
+		add(finding.SchemeChanged, "fairness.scheme", l.declaredText(td.scheme)+" (the table's scheme, as in its first round "+l.text(td.first)+")", strconv.Quote(d.schemeText()), "")
 	}
 	if d.profileFP != td.profile {
 		field := "profile_hash"

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	drand "github.com/fairhold/fairhold/fairness/beacon"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
@@ -121,6 +122,12 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 		t.chainIndex, t.link = f.ChainIndex, chainLink{seed: se.bytes, step: se.step, anchor: se.commit}
 	}
 	t.Nonce = f.Nonce
+	if f.ChainIndex > 0 && f.Nonce != 0 {
+		// Every link deals one round, so the nonce has nothing to count:
+		// a nonce free per round would let the operator, who sees the link
+		// and the client seeds, choose among decks (docs/fairness.md 5).
+		e.add(finding.ChainNonceNotZero, "fairness.nonce", "0 (a hash-chain round's nonce)", strconv.FormatUint(f.Nonce, 10), fmt.Sprintf("chain index %d", f.ChainIndex))
+	}
 	if len(f.ClientSeeds) == 1 {
 		// One client seed per seed session is the usual case.
 		if !se.clientOK || se.client != f.ClientSeeds[0] {
@@ -160,8 +167,22 @@ func (c *Checker) checkSeed(r *round.Round, t *Trace, e *emitter) bool {
 			e.add(finding.BeaconInvalid, "fairness.beacon_signature", fmt.Sprintf("a valid %s signature for round %d", f.BeaconChain, f.BeaconRound), "does not verify", err.Error())
 			return false
 		}
-		if c.committedAt != 0 && published.UnixMicro() <= c.committedAt {
+		switch {
+		case c.committedAt != 0 && published.UnixMicro() <= c.committedAt:
 			e.add(finding.BeaconTooEarly, "fairness.beacon_round", "published after "+f.CommittedAt+" (commitment)", "published "+published.UTC().Format(time.RFC3339), "")
+		case c.committedAt != 0:
+			// The rule that fixes the beacon's round (docs/fairness.md 7):
+			// the first round the chain publishes after the commitment. Any
+			// other round is one the operator could choose among.
+			// It is, when the round before it was published at or before
+			// the commitment.
+			if ch, err := drand.Lookup(f.BeaconChain); err == nil && published.Unix()-ch.Period > time.UnixMicro(c.committedAt).Unix() {
+				want := ch.RoundAt(time.UnixMicro(c.committedAt)) + 1
+				e.add(finding.BeaconRoundChosen, "fairness.beacon_round", fmt.Sprintf("%d (the first %s round published after the commitment, %s)", want, f.BeaconChain, f.CommittedAt), strconv.FormatUint(f.BeaconRound, 10), "published "+published.UTC().Format(time.RFC3339))
+			}
+		}
+		if t.TimeOK && published.UnixMicro() > t.Time {
+			e.add(finding.BeaconAfterRound, "fairness.beacon_round", "published at or before "+r.Time+" (round time)", "published "+published.UTC().Format(time.RFC3339), "the deck depends on a beacon not yet published when the round was dealt")
 		}
 		beacon = rnd
 	}

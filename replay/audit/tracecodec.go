@@ -213,7 +213,7 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 		e.prevLink, e.prevAnc, e.chained = t.link.seed, t.link.anchor, true
 	}
 	if d := t.decl; d != nil {
-		e.str(siteScheme, d.scheme)
+		e.str(siteScheme, d.scheme+beaconSep+d.beacon)
 		e.str(siteProfile, d.profile)
 		e.str(siteHash, d.profileHash)
 		e.str(siteCurrency, d.currency)
@@ -482,10 +482,24 @@ func (d *TraceDecoder) declText(scheme, profile, profileHash, currency string) *
 		d.decls = map[[4]string]*declText{}
 	}
 	var c declCache
-	x := c.lookup(&round.Round{Fairness: round.Fairness{Scheme: scheme}, Profile: profile, ProfileHash: profileHash, Currency: currency})
+	f := round.Fairness{Scheme: scheme}
+	if i := strings.LastIndex(scheme, beaconSep); i >= 0 {
+		f.Scheme = scheme[:i]
+		if b := scheme[i+len(beaconSep):]; b != "" {
+			f.BeaconRound = 1 // a beacon; its chain, unless "?" (beaconUse)
+			if b != "?" {
+				f.BeaconChain = b
+			}
+		}
+	}
+	x := c.lookup(&round.Round{Fairness: f, Profile: profile, ProfileHash: profileHash, Currency: currency})
 	d.decls[k] = x
 	return x
 }
+
+// beaconSep joins a trace's scheme and the drand chain its round mixes in
+// (beaconUse): both are what the table declares.
+const beaconSep = "\x00"
 
 // TraceDigest returns a digest of what the Ledger reads of t, apart from
 // the keyed fingerprints, for tests of the encoding.
@@ -495,7 +509,7 @@ func TraceDigest(t *Trace) [32]byte {
 		t.TimeOK, t.Time, t.SeedOK, t.revealOK, t.revealBad, t.rotated, t.perBox, t.reveal, t.seedFP, t.Nonce, t.ClientFP, t.chainIndex, t.link, t.currency, t.np)
 	fmt.Fprintf(h, "%d %d %d %v %d %d|", t.table, t.session, t.idFP, t.idNumbered, t.idPrefix, t.idNum)
 	if t.decl != nil {
-		fmt.Fprintf(h, "%q %q %q %q %d %d %d %d|", t.decl.scheme, t.decl.profile, t.decl.profileHash, t.decl.currency, t.decl.schemeFP, t.decl.profileFP, t.decl.profileNameFP, t.decl.currencyFP)
+		fmt.Fprintf(h, "%q %q %q %q %q %d %d %d %d|", t.decl.scheme, t.decl.beacon, t.decl.profile, t.decl.profileHash, t.decl.currency, t.decl.schemeFP, t.decl.profileFP, t.decl.profileNameFP, t.decl.currencyFP)
 	}
 	for i := range t.np {
 		p := t.playerAt(i)

@@ -20,6 +20,9 @@ const (
 	ChainLinkReused        Code = "CHAIN_LINK_REUSED"        // a hash-chain link served more than one round
 	BeaconInvalid          Code = "BEACON_INVALID"           // drand signature does not verify
 	BeaconTooEarly         Code = "BEACON_TOO_EARLY"         // beacon round published before the commitment
+	BeaconRoundChosen      Code = "BEACON_ROUND_CHOSEN"      // beacon round is not the first published after the commitment
+	BeaconAfterRound       Code = "BEACON_AFTER_ROUND"       // beacon round published after the round was dealt
+	ChainNonceNotZero      Code = "CHAIN_NONCE_NOT_ZERO"     // a hash-chain round's nonce is not 0
 	CardsMismatch          Code = "CARDS_MISMATCH"           // logged cards are not the ones the seeds deal
 	CardDuplicate          Code = "CARD_DUPLICATE"           // the same card appears twice in a round
 )

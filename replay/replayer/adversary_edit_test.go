@@ -10,6 +10,7 @@ package replayer
 // balances to find: only the invariants of issue 15 can tell.
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -146,7 +147,15 @@ func redeal(t testing.TB, r *round.Round) {
 	}
 	lay, err := layout.For(r.Game, hands)
 	require.NoError(t, err)
-	idx, err := sch.Deal(scheme.Input{ServerSeed: seed, ClientSeeds: r.Fairness.ClientSeeds, Nonce: r.Fairness.Nonce}, lay.Count)
+	var rnd []byte
+	if r.Fairness.BeaconSignature != "" {
+		// drand randomness: SHA-256 of the signature's bytes.
+		sig, err := hex.DecodeString(r.Fairness.BeaconSignature)
+		require.NoError(t, err)
+		sum := sha256.Sum256(sig)
+		rnd = sum[:]
+	}
+	idx, err := sch.Deal(scheme.Input{ServerSeed: seed, ClientSeeds: r.Fairness.ClientSeeds, Nonce: r.Fairness.Nonce, Beacon: rnd}, lay.Count)
 	require.NoError(t, err)
 	dealt := make([]card.Card, len(idx))
 	for i, x := range idx {

@@ -273,6 +273,11 @@ func (s *Simulator) playCasino(r *round.Round) error {
 		s.sessionSkip(r, &cs.skipped, finding.ChainLinkSkipped)
 		link := cs.links.Links[k]
 		f.Commitment, f.CommittedAt, f.ChainIndex = cs.commitment, cs.committedAt, uint64(k)
+		f.Nonce = 0
+		if nf := s.want(FaultChainNonceChosen); nf != nil {
+			f.Nonce = 1 + uint64(s.rng.IntN(3))
+			s.applied(r, nf)
+		}
 		f.RevealedAt = fmtTime(s.at(s.i).Add(s.step / 2))
 		if cs.fault != nil {
 			switch {

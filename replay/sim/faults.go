@@ -42,6 +42,7 @@ const (
 	FaultNonceSkipped           = "nonce-skipped"
 	FaultNonceSwapped           = "nonce-swapped"
 	FaultChainLinkSkipped       = "chain-link-skipped"
+	FaultChainNonceChosen       = "chain-nonce-chosen"
 	FaultRoundDropped           = "round-dropped"
 	FaultRoundDroppedRenumbered = "round-dropped-renumbered"
 	FaultSchemeSwitched         = "scheme-switched"
@@ -155,6 +156,8 @@ var catalogue = func() []*Fault {
 			Description: "The session's next two decks are dealt in swapped order (an operator that knows both seeds choosing which a player gets first): the round gets the next nonce but one and the session's next round (casino-holdem: the player's next turn; double-holdem: the next hand) the nonce held back. Both rounds are flagged, the session's later rounds are not."},
 		{Name: FaultChainLinkSkipped, Games: liveOnly, Code: finding.ChainLinkSkipped, kind: roundFault,
 			Description: "The round uses link k+1 of the table's hash chain instead of link k, skipping a deck; the link verifies (it hashes to the last one used in two steps) and the chain goes on from it. The round is flagged."},
+		{Name: FaultChainNonceChosen, Games: liveOnly, Code: finding.ChainNonceNotZero, kind: roundFault,
+			Description: "The round at the hash-chain table is dealt with a nonce of 1 to 3 instead of 0 (an operator that sees the link and the client seeds choosing among four decks per round); the cards follow the logged nonce. The round is flagged."},
 		{Name: FaultRoundDropped, Games: allGames, Code: finding.TableSequenceGap, Also: []finding.Code{finding.NonceSequence, finding.ChainLinkSkipped}, kind: roundFault,
 			Description: "A dealt round (its table number, nonce or chain link, and its deck used) is left out of the log, and its players' wallets are re-chained so that the balances show no gap. The table's next round is flagged TABLE_SEQUENCE_GAP (unless the dropped round is the table's first: the first round in a log starts the table's numbering), and the next round of the dropped round's seed session NONCE_SEQUENCE (casino-holdem: the same player's next round; double-holdem: the next hand) or of its chain CHAIN_LINK_SKIPPED, when the session or chain goes on. Never the last round."},
 		{Name: FaultRoundDroppedRenumbered, Games: allGames, Code: finding.NonceSequence, Also: []finding.Code{finding.ChainLinkSkipped}, kind: roundFault,

@@ -193,6 +193,9 @@ func (c *checker) check(r *round.Round) []string {
 	if f.ChainIndex > 0 && !sequence(c.lastIndex, f.Commitment, f.ChainIndex, 1) {
 		bad = append(bad, "chain-skipped")
 	}
+	if f.ChainIndex > 0 && f.Nonce != 0 {
+		bad = append(bad, "chain-nonce")
+	}
 	if r.TableSeq == 0 {
 		bad = append(bad, "no-table-seq")
 	} else if !sequence(c.lastSeq, r.TableID, r.TableSeq, 0) {
@@ -447,6 +450,7 @@ var expectTags = map[string][]string{
 	FaultNonceSkipped:           {"nonce-sequence"},
 	FaultNonceSwapped:           {"nonce-sequence"},
 	FaultChainLinkSkipped:       {"chain-skipped"},
+	FaultChainNonceChosen:       {"chain-nonce"},
 	FaultRoundDropped:           {"table-gap", "nonce-sequence", "chain-skipped"},
 	FaultRoundDroppedRenumbered: {"nonce-sequence", "chain-skipped"},
 	FaultSchemeSwitched:         {"scheme"},

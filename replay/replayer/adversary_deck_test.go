@@ -1,0 +1,165 @@
+package replayer
+
+// The deck inputs an operator could choose after seeing the client input
+// (issue 24, holes 1 and 2; docs/threat-model.md, "Inputs that reach the
+// deck"). Written as the operator would cheat, from the contract: each
+// round of a stretch is dealt with whichever allowed-looking input pays
+// the players least, and the replay must name every round so dealt.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/round"
+	"github.com/stretchr/testify/require"
+)
+
+// playersNet is what the players of r won (positive) or lost in total.
+func playersNet(r *round.Round) int64 {
+	var n int64
+	for _, p := range players(r) {
+		n += net(r, p)
+	}
+	return n
+}
+
+// returnOf is the players' returns over their stakes in rs, as a
+// fraction (display only).
+func returnOf(rs []round.Round) float64 {
+	var staked, returned int64
+	for i := range rs {
+		for _, b := range rs[i].Boxes {
+			staked += b.Ante + b.Call + b.Bonus
+			returned += b.AnteReturn + b.CallReturn + b.BonusReturn
+		}
+	}
+	return float64(returned) / float64(staked)
+}
+
+// chooseWorst deals round k of rs with each option in turn (set applies
+// one) and keeps the one whose deck pays the players least; it returns
+// the index of the option kept.
+func chooseWorst(t *testing.T, rs []round.Round, k, options int, set func(r *round.Round, o int)) int {
+	t.Helper()
+	best, bestNet := 0, int64(0)
+	for o := range options {
+		c := cloneRound(t, &rs[k])
+		set(&c, o)
+		redeal(t, &c)
+		if n := playersNet(&c); o == 0 || n < bestNet {
+			best, bestNet = o, n
+		}
+	}
+	set(&rs[k], best)
+	redeal(t, &rs[k])
+	return best
+}
+
+// enrich adds the same large amount to every wallet of rs, so that the
+// players of a re-dealt stretch can always afford their next stakes.
+func enrich(rs []round.Round) {
+	for i := range rs {
+		for k := range rs[i].Boxes {
+			rs[i].Boxes[k].BalanceBefore += 1e9
+			rs[i].Boxes[k].BalanceAfter += 1e9
+		}
+	}
+}
+
+func TestAdversaryDeckChoice(t *testing.T) {
+	// Hole 1: at a hash-chain table the nonce counts nothing (one link a
+	// round), so an operator that sees the link and the client seeds can
+	// try several nonces and deal the deck that pays least.
+	t.Run("chain-nonce/live-casino-holdem", func(t *testing.T) {
+		rs := liveLog(t)
+		enrich(rs)
+		honest := cloneLog(t, rs[100:150])
+		var want []hit
+		for k := 100; k < 150; k++ {
+			if chooseWorst(t, rs, k, 8, func(r *round.Round, o int) { r.Fairness.Nonce = uint64(o) }) != 0 {
+				want = append(want, hit{rs[k].RoundID, finding.ChainNonceNotZero})
+			}
+		}
+		rechain(rs)
+		careful(t, rs)
+		t.Logf("players' return over the 50 rounds: honest %.4f, nonce chosen among 8: %.4f (%d rounds moved)", returnOf(honest), returnOf(rs[100:150]), len(want))
+		require.Greater(t, len(want), 30, "the cheat chose another nonce on most rounds")
+		_, fs := replayLog(t, rs, nil)
+		expect(t, fs, want, nil)
+	})
+
+	// Hole 2: whether a round mixes in a drand beacon, and which, is the
+	// table's declared scheme; the round is the first the chain publishes
+	// after the commitment. The honest table below mixes in quicknet round
+	// 1000, the first published after its commitment; the cheat chooses
+	// per round among that beacon, no beacon, and the default chain's round
+	// 1000 (a genuine, verifying beacon, published long before).
+	t.Run("beacon/live-casino-holdem", func(t *testing.T) {
+		q := beaconVector(t, "v1-beacon-quicknet-1000")
+		d := beaconVector(t, "v1-beacon-default-1000")
+		set := func(r *round.Round, o int) {
+			f := &r.Fairness
+			f.BeaconChain, f.BeaconRound, f.BeaconSignature, f.BeaconPreviousSignature = "", 0, "", ""
+			switch o {
+			case 0:
+				f.BeaconChain, f.BeaconRound, f.BeaconSignature = q.Chain, q.Round, q.Signature
+			case 2:
+				f.BeaconChain, f.BeaconRound, f.BeaconSignature, f.BeaconPreviousSignature = d.Chain, d.Round, d.Signature, d.PreviousSignature
+			}
+		}
+		rs := liveLog(t)
+		enrich(rs)
+		for i := range rs {
+			// quicknet round 1000 is published at 2023-08-23T15:59:24Z,
+			// round 999 three seconds before: committed in between.
+			rs[i].Fairness.CommittedAt = "2023-08-23T15:59:22Z"
+			set(&rs[i], 0)
+			redeal(t, &rs[i])
+		}
+		rechain(rs)
+		careful(t, rs)
+		_, fs := replayLog(t, rs, nil)
+		expect(t, fs, nil, nil) // honest with its beacon: clean
+
+		honest := cloneLog(t, rs[100:150])
+		var want, allowed []hit
+		for k := 100; k < 150; k++ {
+			switch chooseWorst(t, rs, k, 3, set) {
+			case 1:
+				want = append(want, hit{rs[k].RoundID, finding.SchemeChanged})
+			case 2:
+				want = append(want, hit{rs[k].RoundID, finding.SchemeChanged})
+				allowed = append(allowed, hit{rs[k].RoundID, finding.BeaconTooEarly})
+			}
+		}
+		rechain(rs)
+		careful(t, rs)
+		t.Logf("players' return over the 50 rounds: honest %.4f, beacon chosen among 3: %.4f (%d rounds moved)", returnOf(honest), returnOf(rs[100:150]), len(want))
+		require.Greater(t, len(want), 20, "the cheat chose another beacon on many rounds")
+		_, fs = replayLog(t, rs, nil)
+		expect(t, fs, want, allowed)
+	})
+}
+
+type beaconFields struct {
+	Chain             string `json:"chain"`
+	Round             uint64 `json:"round"`
+	Signature         string `json:"signature"`
+	PreviousSignature string `json:"previous_signature"`
+}
+
+// beaconVector reads the drand beacon of a fairness vector.
+func beaconVector(t *testing.T, id string) beaconFields {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "vectors", "fairness", id+".json"))
+	require.NoError(t, err)
+	var v struct {
+		Beacon beaconFields `json:"beacon"`
+	}
+	require.NoError(t, json.Unmarshal(b, &v))
+	require.NotEmpty(t, v.Beacon.Signature, id)
+	return v.Beacon
+}
