@@ -101,10 +101,14 @@ type Checker struct {
 
 	// The parsed cards of the Casino Hold'em round being checked.
 	boxCards [6][2]card.Card
-	dealer   [2]card.Card
-	board    [5]card.Card
+	// settled holds, per box of the round being checked, the rules
+	// engine's settlement of its logged decision when checkBox made one
+	// on the seeds' cards, for settleBest to reuse.
+	settled [6]boxSettled
+	dealer  [2]card.Card
+	board   [5]card.Card
 
-	ifPlayed IfPlayed // the void round being checked, re-settled as if played
+	ifPlayed IfPlayed // the Casino Hold'em round being checked, settled at its best (void.go)
 
 	em emitter // the findings of the round being checked
 

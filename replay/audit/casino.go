@@ -210,12 +210,11 @@ func (c *Checker) checkCasino(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	// and balances are checked.
 	settle := ok && !dealt.dup
 	complete := settle && nd == 2 && nbd == 5
+	c.settled = [6]boxSettled{}
 	for i := range r.Boxes {
 		c.checkBox(r, i, &r.Boxes[i], rules, boxCards[i], *dealerP, *boardP, nbd, complete, settle, t, e)
 	}
-	if r.Void {
-		c.resettleVoid(r, rules, dealtOK, settle)
-	}
+	c.settleBest(r, rules, dealtOK, settle)
 }
 
 // checkBox checks one box's stakes, returns and balance.
@@ -316,6 +315,9 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 			d = casino.Call
 		}
 		res, err := rules.Table.SettleBox(casino.Bets{Ante: b.Ante, Bonus: b.Bonus}, d, hole, dealer, board)
+		if err == nil && i < len(c.settled) {
+			c.settled[i] = boxSettled{res: res, ok: true, hole: hole, dealer: dealer, board: board}
+		}
 		if errors.Is(err, money.ErrOverflow) {
 			e.add(finding.AmountOverflow, boxField(i, "stakes"), "returns below 2^63", "overflow", err.Error())
 			return

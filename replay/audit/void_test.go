@@ -24,9 +24,9 @@ func voided(r round.Round) round.Round {
 	return r
 }
 
-// TestIfPlayed: a void round is re-settled as if played, from the seeds'
-// cards and the logged decisions, to the returns the played round would
-// have had.
+// TestIfPlayed: a round, void or played, is settled from its cards at
+// each box's best decision, whatever decision the log records: a void
+// logged as a fold that a call would have won is a win (issue 24, hole 3).
 func TestIfPlayed(t *testing.T) {
 	cfg := testConfig(t)
 	won := func(res casino.BoxResult, _ *round.Round) bool { return res.Returned() > res.Staked() }
@@ -34,50 +34,89 @@ func TestIfPlayed(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		pred func(casino.BoxResult, *round.Round) bool
-		dec  string
 		won  bool
-	}{{"won", won, "call", true}, {"lost", lost, "call", false}, {"folded", lost, "fold", false}} {
+	}{{"won", won, true}, {"lost", lost, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			played := findNonce(t, round.CasinoHoldem, box{ante: 100, bonus: 100, decision: tc.dec}, tc.pred)
+			played := findNonce(t, round.CasinoHoldem, box{ante: 100, bonus: 100, decision: "call"}, tc.pred)
 			b := played.Boxes[0]
-			want := IfPlayed{Settled: true, Wagered: b.Ante + b.Call + b.Bonus, Returned: b.AnteReturn + b.CallReturn + b.BonusReturn}
+			call := IfPlayed{Settled: true, Wagered: b.Ante + b.Call + b.Bonus, Returned: b.AnteReturn + b.CallReturn + b.BonusReturn, Base: b.Ante + b.Bonus}
 			c := NewChecker(cfg)
 			var tr Trace
 			assert.Empty(t, c.Check(&played, Source{}, &tr, nil))
-			assert.False(t, c.IfPlayed().Settled, "a played round has no IfPlayed")
+			got := c.IfPlayed()
+			require.True(t, got.Settled, "a played round is settled at its best too")
+			assert.Equal(t, tc.won, got.Won())
+			if tc.won {
+				// Calling wins, so calling is best; folding loses the ante
+				// (the AA Bonus as the profile says).
+				assert.Equal(t, call.Wagered, got.Wagered)
+				assert.Equal(t, call.Returned, got.Returned)
+				assert.Less(t, got.Worst, int64(0))
+			} else {
+				// Calling loses more than folding.
+				assert.Greater(t, got.Net(), call.Returned-call.Wagered)
+				assert.Equal(t, call.Returned-call.Wagered, got.Worst)
+			}
+			assert.Equal(t, call.Base, got.Base)
+			want := got
 
-			v := voided(played)
-			assert.Empty(t, c.Check(&v, Source{}, &tr, nil))
-			assert.Equal(t, want, c.IfPlayed())
-			assert.Equal(t, tc.won, c.IfPlayed().Won())
-
-			// The board and dealer need not be logged: the seeds deal them.
-			v.Board, v.Dealer = v.Board[:3], nil
-			assert.Empty(t, c.Check(&v, Source{}, &tr, nil))
-			assert.Equal(t, want, c.IfPlayed())
+			// Void, with whatever decision the operator logs, or none: the
+			// same outcome.
+			for _, dec := range []string{"call", "fold", ""} {
+				v := voided(played)
+				v.Boxes[0].Decision = dec
+				if dec != "call" {
+					v.Boxes[0].Call, v.Boxes[0].CallReturn = 0, 0
+				}
+				assert.Empty(t, c.Check(&v, Source{}, &tr, nil), dec)
+				assert.Equal(t, want, c.IfPlayed(), "void logged %q", dec)
+				// The board and dealer need not be logged: the seeds deal them.
+				v.Board, v.Dealer = v.Board[:3], nil
+				assert.Empty(t, c.Check(&v, Source{}, &tr, nil))
+				assert.Equal(t, want, c.IfPlayed())
+			}
 		})
 	}
 	t.Run("live table: the round is the unit", func(t *testing.T) {
 		r := honestCasino(t, round.LiveCasinoHoldem, 7, []box{{500, 0, "call"}, {1000, 0, "fold"}, {50000, 0, "call"}}, nil)
-		var w, ret int64
-		for _, b := range r.Boxes {
-			w += b.Ante + b.Call + b.Bonus
-			ret += b.AnteReturn + b.CallReturn + b.BonusReturn
-		}
 		c := NewChecker(cfg)
-		v := voided(r)
 		var tr Trace
+		assert.Empty(t, c.Check(&r, Source{}, &tr, nil))
+		want := c.IfPlayed()
+		require.True(t, want.Settled)
+		assert.Equal(t, int64(51500), want.Base)
+		v := voided(r)
+		for i := range v.Boxes {
+			v.Boxes[i].Decision, v.Boxes[i].Call, v.Boxes[i].CallReturn = "fold", 0, 0
+		}
 		assert.Empty(t, c.Check(&v, Source{}, &tr, nil))
-		assert.Equal(t, IfPlayed{Settled: true, Wagered: w, Returned: ret}, c.IfPlayed())
+		assert.Equal(t, want, c.IfPlayed())
 	})
-	t.Run("not re-settled", func(t *testing.T) {
+	t.Run("not settled", func(t *testing.T) {
 		r := voided(findNonce(t, round.CasinoHoldem, box{ante: 100, bonus: 100, decision: "call"}, won))
-		r.Boxes[0].Decision = "raise"
+		r.Boxes[0].Ante, r.Boxes[0].AnteReturn = 0, 0
 		c := NewChecker(cfg)
 		var tr Trace
 		c.Check(&r, Source{}, &tr, nil)
 		assert.False(t, c.IfPlayed().Settled)
 	})
+}
+
+// TestTier: the size of a win against the round's stakes.
+func TestTier(t *testing.T) {
+	for _, tc := range []struct {
+		p    IfPlayed
+		want int
+	}{
+		{IfPlayed{Settled: true, Wagered: 300, Returned: 300, Base: 100}, 0},
+		{IfPlayed{Settled: true, Wagered: 300, Returned: 600, Base: 100}, 1},
+		{IfPlayed{Settled: true, Wagered: 300, Returned: 699, Base: 100}, 1},
+		{IfPlayed{Settled: true, Wagered: 300, Returned: 700, Base: 100}, 2},
+		{IfPlayed{Settled: true, Wagered: 300, Returned: 1300, Base: 100}, 3},
+		{IfPlayed{Settled: false, Wagered: 300, Returned: 1300, Base: 100}, 0},
+	} {
+		assert.Equal(t, tc.want, tc.p.Tier(), "%+v", tc.p)
+	}
 }
 
 // TestVoidCheckAllocs: re-settling a void round allocates nothing.

@@ -678,7 +678,17 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		b = wire.AppendText(b, t.key.table)
 		sv(t.rounds)
 		sv(t.played)
-		sv(t.playedWon)
+		for _, n := range t.playedWins {
+			sv(n)
+		}
+		uv(uint64(len(t.tails)))
+		for _, tl := range t.tails {
+			uv(uint64(tl.key))
+			uv(uint64(tl.stake))
+			for _, n := range tl.h {
+				uv(uint64(n))
+			}
+		}
 	}
 	uv(uint64(len(u.voids)))
 	for i := range u.voids {
@@ -690,6 +700,8 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		flag(v.ifPlayed.Settled)
 		sv(v.ifPlayed.Wagered)
 		sv(v.ifPlayed.Returned)
+		sv(v.ifPlayed.Base)
+		sv(v.ifPlayed.Worst)
 	}
 	return b
 }
@@ -784,14 +796,29 @@ func (r *recReader) totals(u *unitTotals, rounds int) {
 	n = r.count()
 	for range n {
 		t := unitTable{key: tableKey{r.str(), r.str()}}
-		t.rounds, t.played, t.playedWon = r.Sv(), r.Sv(), r.Sv()
+		t.rounds, t.played = r.Sv(), r.Sv()
+		for i := range t.playedWins {
+			t.playedWins[i] = r.Sv()
+		}
+		nt := r.count()
+		for range nt {
+			tl := unitTail{key: int32(r.Uv()), stake: uint8(r.Uv())}
+			for b := range tl.h {
+				tl.h[b] = int64(r.Uv())
+			}
+			if tl.key < 0 || int(tl.key) >= len(u.keys) {
+				r.Fail()
+				break
+			}
+			t.tails = append(t.tails, tl)
+		}
 		u.tables = append(u.tables, t)
 	}
 	n = r.count()
 	for range n {
 		v := voidRound{i: int(r.Uv()), table: int32(r.Uv()), key: int32(r.Uv()), reason: r.str()}
 		v.ifPlayed.Settled = r.byte1() == 1
-		v.ifPlayed.Wagered, v.ifPlayed.Returned = r.Sv(), r.Sv()
+		v.ifPlayed.Wagered, v.ifPlayed.Returned, v.ifPlayed.Base, v.ifPlayed.Worst = r.Sv(), r.Sv(), r.Sv(), r.Sv()
 		if v.i >= rounds || int(v.table) >= len(u.tables) || v.table < 0 || int(v.key) >= len(u.keys) || v.key < 0 {
 			r.Fail()
 		}

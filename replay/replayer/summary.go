@@ -51,6 +51,9 @@ type Summary struct {
 	// Voids are the void rounds of every table, sorted by table and game;
 	// see [TableVoids].
 	Voids []TableVoids `json:"voids"`
+	// VoidsByGame are the Casino Hold'em games' tables pooled, table
+	// [AllTables], sorted by game, with their void-bias tests.
+	VoidsByGame []TableVoids `json:"voids_by_game,omitempty"`
 	// Warnings say what the replay could not check (a dataset without a
 	// manifest, tables that do not number their rounds, an old layout, a
 	// currency whose decimals are unknown): sorted, each once. They are
@@ -293,16 +296,22 @@ type tableKey struct{ game, table string }
 
 // tableState is what the summary keeps per table.
 type tableState struct {
-	rounds, played, playedWon int64
-	voids                     VoidCounts
-	reasons                   map[string]*VoidCounts
-	ifPlayed                  map[string]*IfPlayedTotals // by currency
+	rounds, played int64
+	playedWins     tiers // played rounds by win tier, settled at their best
+	// tails are, by currency, the played and re-settled void rounds by the
+	// size of what they win at their best (moneyTail).
+	tails    map[tailKey]*moneyTails
+	voids    VoidCounts
+	reasons  map[string]*VoidCounts
+	ifPlayed map[string]*IfPlayedTotals // by currency
 }
 
 // unitTable is what a worker counts per table over one unit.
 type unitTable struct {
-	key                       tableKey
-	rounds, played, playedWon int64
+	key            tableKey
+	rounds, played int64
+	playedWins     tiers
+	tails          []unitTail // the played rounds by currency and size of win
 }
 
 // voidRound is a void round of a unit, for the main goroutine.
@@ -439,11 +448,13 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 			reason = NoVoidReason
 		}
 		u.voids = append(u.voids, voidRound{i: len(u.money) - 1, table: int32(ti), key: int32(k), reason: strings.Clone(reason), ifPlayed: ifPlayed})
-	case !m.leftOut && (r.Game == round.CasinoHoldem || r.Game == round.LiveCasinoHoldem):
+	case !m.leftOut && ifPlayed.Settled:
+		// Played rounds are judged as voids are, from their cards at
+		// their best: what the operator logs after the deal (the
+		// decisions) enters neither side of the void tests.
 		tb.played++
-		if m.returned[iTotal] > m.wagered[iTotal] {
-			tb.playedWon++
-		}
+		tb.playedWins.add(ifPlayed.Tier())
+		tb.tail(int32(k), uint8(tailBucket(ifPlayed.Base)))[tailBucket(ifPlayed.Net())]++
 	}
 	return out
 }
@@ -497,7 +508,13 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 		ts := s.table(ut.key)
 		ts.rounds += ut.rounds
 		ts.played += ut.played
-		ts.playedWon += ut.playedWon
+		ts.playedWins.merge(ut.playedWins)
+		for _, tl := range ut.tails {
+			mt := ts.tail(tailKey{u.keys[tl.key].currency, tl.stake})
+			for b, n := range tl.h {
+				mt.played[b] += n
+			}
+		}
 	}
 	for i := range u.voids {
 		v := &u.voids[i]
@@ -511,10 +528,11 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 			c.Voids++
 			if v.ifPlayed.Settled {
 				c.Resettled++
-				if v.ifPlayed.Won() {
-					c.ResettledWon++
-				}
+				c.resettledWins().add(v.ifPlayed.Tier())
 			}
+		}
+		if v.ifPlayed.Settled {
+			ts.tail(tailKey{u.keys[v.key].currency, uint8(tailBucket(v.ifPlayed.Base))}).voids[tailBucket(v.ifPlayed.Net())]++
 		}
 		if !v.ifPlayed.Settled {
 			continue
@@ -527,7 +545,8 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 		}
 		w, err1 := money.Add(ip.Wagered, v.ifPlayed.Wagered)
 		r, err2 := money.Add(ip.Returned, v.ifPlayed.Returned)
-		if err1 != nil || err2 != nil {
+		worst, err3 := money.Add(ip.NetWorst, v.ifPlayed.Worst)
+		if err1 != nil || err2 != nil || err3 != nil {
 			t := &traces[v.i]
 			out = append(out, finding.Finding{
 				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
@@ -538,7 +557,7 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 			})
 			continue
 		}
-		ip.Wagered, ip.Returned, ip.Net = w, r, r-w
+		ip.Wagered, ip.Returned, ip.Net, ip.NetWorst = w, r, r-w, worst
 	}
 	return out
 }
@@ -546,7 +565,7 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 func (s *Summary) table(k tableKey) *tableState {
 	ts := s.tables[k]
 	if ts == nil {
-		ts = &tableState{reasons: map[string]*VoidCounts{}, ifPlayed: map[string]*IfPlayedTotals{}}
+		ts = &tableState{reasons: map[string]*VoidCounts{}, ifPlayed: map[string]*IfPlayedTotals{}, tails: map[tailKey]*moneyTails{}}
 		s.tables[k] = ts
 	}
 	return ts

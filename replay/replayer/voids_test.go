@@ -55,7 +55,9 @@ func TestVoidBias(t *testing.T) {
 		require.Len(t, s.Voids, 1)
 		v := s.Voids[0]
 		assert.Equal(t, int64(3000), v.Rounds)
-		assert.Equal(t, VoidCounts{Voids: 40, Rate: 40.0 / 3000, Resettled: 40, ResettledWon: 40}, v.VoidCounts)
+		assert.Equal(t, VoidCounts{Voids: 40, Rate: 40.0 / 3000, Resettled: 40, ResettledWon: 40, ResettledBig: v.ResettledBig, ResettledHuge: v.ResettledHuge}, v.VoidCounts)
+		assert.LessOrEqual(t, v.ResettledHuge, v.ResettledBig)
+		assert.Equal(t, v.Test.P, v.Tests["won"].P)
 		assert.Equal(t, map[string]VoidCounts{"connection-lost": v.VoidCounts}, v.Reasons)
 		assert.Equal(t, int64(2960), v.Played)
 		require.NotNil(t, v.Test)
