@@ -119,12 +119,12 @@ func TestCompressionBombs(t *testing.T) {
 						defer func(n int) { sliceRounds = n }(sliceRounds)
 						sliceRounds = 4
 					}
-					dir, rs, p := bombDataset(t, codec, version, 0)
+					dir, rs, _ := bombDataset(t, codec, version, 0)
 					got, _, dmg := readAll(t, dir)
 					require.Empty(t, dmg, "no bomb")
 					require.Equal(t, jsonRoundTrip(t, rs), got)
 
-					dir, rs, p = bombDataset(t, codec, version, extra)
+					dir, rs, p := bombDataset(t, codec, version, extra)
 					st := fileSize(t, p)
 					var ids []string
 					a := allocated(func() {
