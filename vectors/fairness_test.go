@@ -72,6 +72,14 @@ func TestStringsKeepLoneSurrogates(t *testing.T) {
 	b, err := v.ClientSeeds.MarshalJSON()
 	require.NoError(t, err)
 	assert.Equal(t, `["x\ud800y","\udc00","🂡","é\"\\<&"]`, string(b))
+	// Raw bytes that are not UTF-8 are kept as they are (an input file
+	// is parsed without the check of a vector file's text).
+	var raw Strings
+	require.NoError(t, raw.UnmarshalJSON([]byte("[\"a\xffb\",\"\xed\xa0\x80\",\"\\u00e9\xc3\"]")))
+	assert.Equal(t, Strings{"a\xffb", "\xed\xa0\x80", "é\xc3"}, raw)
+	input, err := ParseFairnessInput([]byte("{\"id\":\"a\",\"client_seeds\":[\"\xff\"]}"))
+	require.NoError(t, err)
+	assert.Equal(t, Strings{"\xff"}, input.ClientSeeds, "an input's seed is not repaired")
 	// A file that is not UTF-8 is rejected outright.
 	_, err = ParseFairness([]byte("{\"id\":\"a\",\"expect\":\"success\",\"client_seeds\":[\"\xff\"]}"))
 	assert.ErrorIs(t, err, ErrFairnessVector)

@@ -11,9 +11,10 @@ import (
 
 // Strings is a list of JSON strings that keeps what encoding/json would
 // silently replace by U+FFFD: an escaped unpaired surrogate ("\ud800") is
-// kept as its 3-byte generalised UTF-8 form (0xed 0xa0 0x80), which is not
-// valid UTF-8, so that a verifier rejects such a client seed instead of
-// hashing a replacement character (docs/fairness.md, "Client input").
+// kept as its 3-byte generalised UTF-8 form (0xed 0xa0 0x80), and raw bytes
+// that are not UTF-8 as they are, neither of which is valid UTF-8, so that
+// a verifier rejects such a client seed instead of hashing a replacement
+// character (docs/fairness.md, "Client input").
 // Marshalling writes those bytes back as the same escapes, so a vector
 // file survives a round trip byte for byte.
 type Strings []string
@@ -42,7 +43,9 @@ func (s *Strings) UnmarshalJSON(b []byte) error {
 
 // unquoteKeepSurrogates decodes one JSON string literal.
 func unquoteKeepSurrogates(r []byte) (string, error) {
-	if !bytes.Contains(r, []byte(`\u`)) {
+	// Raw bytes that are not UTF-8 are kept too (encoding/json would
+	// read them as U+FFFD): the manual path copies them as they are.
+	if !bytes.Contains(r, []byte(`\u`)) && utf8.Valid(r) {
 		var v string
 		err := json.Unmarshal(r, &v)
 		return v, err

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -142,7 +143,9 @@ func Unmarshal(b []byte) (*Manifest, error) {
 // rows, bytes and rounds not negative and the rounds equal to the rounds
 // file's rows; SHA-256 as 64 lower-case hex digits; round ids and times
 // given exactly when the part has rounds, times in RFC 3339 UTC with the
-// earliest not after the latest; currency codes of 3 to 12 capital
+// earliest not after the latest; a part's rounds at most its files' bytes
+// over [MinRoundBytes], and the parts' rounds adding up to at most 2^63-1;
+// currency codes of 3 to 12 capital
 // letters or digits with 0 to 18 decimals.
 func (m *Manifest) Validate() error {
 	if m.Format != Format || m.Version != Version {
@@ -161,13 +164,27 @@ func (m *Manifest) Validate() error {
 	}
 	names := map[string]bool{}
 	paths := map[string]bool{}
+	var rounds int64
 	for i := range m.Parts {
 		if err := m.Parts[i].validate(names, paths); err != nil {
 			return fmt.Errorf("parts[%d]: %w", i, err)
 		}
+		if m.Parts[i].Rounds > math.MaxInt64-rounds {
+			return fmt.Errorf("parts[%d].rounds %d: the parts' rounds add up past 2^63-1 (%d before it)", i, m.Parts[i].Rounds, rounds)
+		}
+		rounds += m.Parts[i].Rounds
 	}
 	return nil
 }
+
+// MinRoundBytes is the fewest bytes a part's files take per round: a
+// round carries its cards, which are random (at least 2 hole cards and
+// the dealer's or a second player's), so no encoding or compression
+// writes them in less than a byte a round; a real log takes tens of
+// bytes. A manifest listing more rounds for a part is not plausible
+// ([Manifest.Validate]): counts that no file could hold would weigh the
+// shards' assignment (docs/sharding.md) with the operator's word alone.
+const MinRoundBytes = 1
 
 func (p *Part) validate(names, paths map[string]bool) error {
 	if p.Name == "" {
@@ -205,6 +222,13 @@ func (p *Part) validate(names, paths map[string]bool) error {
 	}
 	if p.Files[0].Rows != p.Rounds {
 		return fmt.Errorf("rounds %d: the rounds file has %d rows", p.Rounds, p.Files[0].Rows)
+	}
+	var size int64 // the files' bytes, at most 2^63-1
+	for _, f := range p.Files {
+		size = min(size, math.MaxInt64-f.Bytes) + f.Bytes
+	}
+	if p.Rounds > size/MinRoundBytes {
+		return fmt.Errorf("rounds %d: not plausible for the part's files of %d bytes in all (a round takes at least %d byte)", p.Rounds, size, MinRoundBytes)
 	}
 	if p.Rounds == 0 {
 		if p.FirstRoundID != "" || p.LastRoundID != "" || p.MinTime != "" || p.MaxTime != "" {

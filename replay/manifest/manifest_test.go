@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io/fs"
@@ -244,4 +245,58 @@ func FuzzUnmarshal(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, out, out2)
 	})
+}
+
+// TestValidateCounts: a part lists at most a round per byte of its files
+// (MinRoundBytes), and the parts' rounds add up to at most 2^63-1; the
+// files' sizes add up without overflowing.
+func TestValidateCounts(t *testing.T) {
+	const max = 1<<63 - 1
+	part := func(name string, rounds int64, bytes ...int64) Part {
+		p := Part{Name: name, Rounds: rounds}
+		if rounds > 0 {
+			p.FirstRoundID, p.LastRoundID, p.MinTime, p.MaxTime = "a", "b", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z"
+		}
+		for i, b := range bytes {
+			f := File{Path: name + "/" + Tables[i], Table: Tables[i], Bytes: b, SHA256: sha}
+			if i == 0 {
+				f.Rows = rounds
+			}
+			p.Files = append(p.Files, f)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		parts []Part
+		want  string // "" when valid
+	}{
+		{"a round a byte", []Part{part("p", 9216, 5120, 4096)}, ""},
+		{"a round more", []Part{part("p", 9217, 5120, 4096)}, "parts[0]: rounds 9217: not plausible for the part's files of 9216 bytes in all"},
+		{"an empty file, rounds", []Part{part("p", 1, 0)}, "parts[0]: rounds 1: not plausible"},
+		{"an empty part", []Part{part("p", 0, 0)}, ""},
+		{"sizes past 2^63", []Part{part("p", max, max, max, max)}, ""},
+		{"sum 2^63-1", []Part{part("p", max-100, max), part("q", 100, 100)}, ""},
+		{"sum 2^63", []Part{part("p", max-99, max), part("q", 100, 100)}, "parts[1].rounds 100: the parts' rounds add up past 2^63-1 (9223372036854775708 before it)"},
+		{"sum 2^64-2", []Part{part("p", max, max), part("q", max, max)}, "parts[1].rounds 9223372036854775807: the parts' rounds add up past 2^63-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New()
+			m.Parts = tc.parts
+			err := m.Validate()
+			if tc.want == "" {
+				require.NoError(t, err)
+				b, err := Marshal(m)
+				require.NoError(t, err)
+				_, err = Unmarshal(b)
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			b, _ := json.Marshal(m)
+			_, err = Unmarshal(b)
+			assert.ErrorContains(t, err, tc.want, "Unmarshal validates")
+		})
+	}
 }

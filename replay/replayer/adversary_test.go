@@ -12,10 +12,13 @@ package replayer
 // change nothing, so a failure here is a detector's, not the editing's.
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -459,6 +462,45 @@ func TestAdversary(t *testing.T) {
 			}
 		})
 	}
+	t.Run("client-seed-repaired/casino-holdem", func(t *testing.T) {
+		rs := chLog(t)
+		p, ses := firstSession(t, rs)
+		// Cheat: the player's client seed for the session is not UTF-8
+		// (it holds the unpaired surrogate U+D800, which a JSON text can
+		// only escape); the operator deals with the repaired seed (U+FFFD
+		// in its place) and logs the escape the player gave, which
+		// encoding/json reads as the repaired seed. Every round of the
+		// session verifies against the repaired seed.
+		for _, i := range ses {
+			rs[i].Fairness.ClientSeeds[0] = "\uFFFD" + rs[i].Fairness.ClientSeeds[0]
+			redeal(t, &rs[i])
+		}
+		rechain(rs)
+		careful(t, rs)
+		dir := filepath.Join(t.TempDir(), "day")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		fn := filepath.Join(dir, "part-00000.rounds.jsonl")
+		writeJSONL(t, fn, rs)
+		b, err := os.ReadFile(fn)
+		require.NoError(t, err)
+		require.Equal(t, len(ses), bytes.Count(b, []byte("\xef\xbf\xbd")))
+		require.NoError(t, os.WriteFile(fn, bytes.ReplaceAll(b, []byte("\xef\xbf\xbd"), []byte(`\ud800`)), 0o644))
+		_, fs := replayFindings(t, dir, nil)
+		var want []hit
+		for _, i := range ses {
+			require.True(t, plays(&rs[i], p))
+			want = append(want, hit{rs[i].RoundID, finding.InputDamaged})
+		}
+		// The damaged rounds are not read, so the table's rounds that
+		// follow them skip numbers.
+		expect(t, fs, want, from(rs, ses[0]+1, finding.TableSequenceGap))
+		for _, f := range fs {
+			if f.Code == finding.InputDamaged {
+				assert.Equal(t, "fairness.client_seeds[0]", f.Field)
+				assert.Contains(t, f.Actual+f.Detail, `\ud800`)
+			}
+		}
+	})
 	t.Run("client-seed-switched/live-casino-holdem", func(t *testing.T) {
 		rs := liveLog(t)
 		// Rounds k whose first player played earlier in the chain.

@@ -23,7 +23,7 @@ import (
 	"hash"
 	"io"
 	"math"
-	"math/bits"
+	"math/big"
 	"os"
 	"runtime"
 	"slices"
@@ -174,10 +174,8 @@ func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
 		}
 	}
 	out := make([]Assigned, 0, len(weight))
-	var total int64
 	for p, w := range weight {
 		out = append(out, Assigned{Path: p, Rounds: w})
-		total += w
 	}
 	slices.SortFunc(out, func(a, b Assigned) int {
 		ia, oka := first[a.Path]
@@ -193,22 +191,30 @@ func Assign(ds Dataset, manifests []DatasetManifest, n int) []Assigned {
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	var at int64 // the rounds before the file, doubled
+	// The weights are the manifests' (or footers') word: any int64 from 1
+	// up, whose sum may pass 2^63. The arithmetic is exact whatever they
+	// are (a sum of exactly 2^63 wrapped to a division by zero and killed
+	// every shard; a larger one made the ranges overlap).
+	total := new(big.Int)
+	var w big.Int
 	for i := range out {
-		mid := 2*at + out[i].Rounds // twice the file's middle
-		out[i].Shard = min(n-1, int(mulDiv(mid, int64(n), 2*total)))
-		at += out[i].Rounds
+		total.Add(total, w.SetInt64(out[i].Rounds))
+	}
+	total.Lsh(total, 1) // twice the total, as the middles are doubled
+	at := new(big.Int)  // the rounds before the file, doubled
+	var mid, q big.Int
+	shards := big.NewInt(int64(n))
+	for i := range out {
+		w.SetInt64(out[i].Rounds)
+		mid.Add(at, &w) // twice the file's middle, below twice the total
+		q.Mul(&mid, shards)
+		q.Quo(&q, total)
+		out[i].Shard = min(n-1, int(q.Int64()))
+		at.Add(at, &w)
+		at.Add(at, &w)
 	}
 	slices.SortFunc(out, func(a, b Assigned) int { return strings.Compare(a.Path, b.Path) })
 	return out
-}
-
-// mulDiv returns a x b / c for 0 <= a <= c, 0 <= b and 0 < c, without
-// overflow (a x b < c x 2^64, so the quotient fits).
-func mulDiv(a, b, c int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	q, _ := bits.Div64(hi, lo, uint64(c))
-	return int64(q)
 }
 
 // PartMeta is what the caller records in a part about the run.

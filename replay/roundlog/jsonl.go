@@ -117,6 +117,18 @@ func readJSONL(src source.Source, fn string, fn2 func(*Record) error, report fun
 			report(d)
 			continue
 		}
+		if reason := rawTextError(b); reason != "" {
+			col, why := rawTextPath(b, "")
+			if why == "" {
+				col, why = "", reason
+			}
+			id := rec.Round.RoundID
+			if len(id) > maxFieldBytes || col == "round_id" {
+				id = ""
+			}
+			report(&DamageError{File: fn, RowGroup: 0, Row: line, Column: clip(col), RoundID: id, Reason: why})
+			continue
+		}
 		bad := checkSizes(&rec.Round)
 		if bad.ok() {
 			bad = validate(&rec.Round)

@@ -3,6 +3,7 @@ package roundlog
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairhold/fairhold/replay/round"
 )
@@ -35,57 +36,95 @@ var (
 // group is decoded one column at a time, with buffers of 1 MiB).
 const sliceReadBuffer = 64 << 10
 
-// checkSizes reports the first text value of r longer than maxFieldBytes.
-// It runs before validate, whose reasons quote the values.
+// checkSizes reports the first text value of r longer than maxFieldBytes
+// or not valid UTF-8 (docs/fairness.md section 4: a client seed that is
+// not is malformed, never repaired; no other text of the log may be
+// either, docs/log-format.md). It runs before validate, whose reasons
+// quote the values.
 func checkSizes(r *round.Round) badValue {
 	f := &r.Fairness
 	// One comparison for the usual round: the lengths' bitwise or is at
 	// least the longest of them.
-	or := len(r.RoundID) | len(r.Game) | len(r.TableID) | len(r.Time) | len(r.Currency) | len(r.Profile) |
-		len(r.ProfileHash) | len(r.VoidReason) | len(f.Scheme) | len(f.Commitment) | len(f.CommittedAt) |
-		len(f.ServerSeed) | len(f.RevealedAt) | len(f.BeaconChain) | len(f.BeaconSignature) |
-		len(f.BeaconPreviousSignature)
+	var t textScan
+	t.add(r.RoundID)
+	t.add(r.Game)
+	t.add(r.TableID)
+	t.add(r.Time)
+	t.add(r.Currency)
+	t.add(r.Profile)
+	t.add(r.ProfileHash)
+	t.add(r.VoidReason)
+	t.add(f.Scheme)
+	t.add(f.Commitment)
+	t.add(f.CommittedAt)
+	t.add(f.ServerSeed)
+	t.add(f.RevealedAt)
+	t.add(f.BeaconChain)
+	t.add(f.BeaconSignature)
+	t.add(f.BeaconPreviousSignature)
 	for _, s := range f.ClientSeeds {
-		or |= len(s)
+		t.add(s)
 	}
 	for _, s := range r.Dealer {
-		or |= len(s)
+		t.add(s)
 	}
 	for _, s := range r.Board {
-		or |= len(s)
+		t.add(s)
 	}
 	for i := range r.Boxes {
 		b := &r.Boxes[i]
-		or |= len(b.PlayerID) | len(b.Decision)
+		t.add(b.PlayerID)
+		t.add(b.Decision)
 		for _, s := range b.Cards {
-			or |= len(s)
+			t.add(s)
 		}
 	}
 	if d := r.Double; d != nil {
 		for i := range d.Seats {
 			s := &d.Seats[i]
-			or |= len(s.PlayerID) | len(s.BonusCard)
+			t.add(s.PlayerID)
+			t.add(s.BonusCard)
 			for _, c := range s.Cards {
-				or |= len(c)
+				t.add(c)
 			}
 		}
 		for i := range d.Actions {
-			or |= len(d.Actions[i].Street) | len(d.Actions[i].Kind)
+			t.add(d.Actions[i].Street)
+			t.add(d.Actions[i].Kind)
 		}
 	}
-	if or <= maxFieldBytes {
+	if t.or <= maxFieldBytes && !t.invalid {
 		return badValue{}
 	}
-	return oversized(r)
+	return badText(r)
 }
 
-// oversized finds the value checkSizes found too long.
-func oversized(r *round.Round) badValue {
+// textScan gathers what checkSizes asks of every text: the bitwise or of
+// their lengths, and whether one is not valid UTF-8.
+type textScan struct {
+	or      int
+	invalid bool
+}
+
+func (t *textScan) add(s string) {
+	t.or |= len(s)
+	if !t.invalid && !utf8.ValidString(s) {
+		t.invalid = true
+	}
+}
+
+// badText finds the value checkSizes found too long or not UTF-8, the
+// first in column order.
+func badText(r *round.Round) badValue {
 	var bad badValue
 	check := func(column string, child int, s string) {
-		if bad.ok() && len(s) > maxFieldBytes {
+		switch {
+		case !bad.ok():
+		case len(s) > maxFieldBytes:
 			bad = badValue{column: column, child: child,
 				reason: fmt.Sprintf("a text of %d bytes; this reader takes texts of at most %d bytes", len(s), maxFieldBytes)}
+		case !utf8.ValidString(s):
+			bad = badValue{column: column, child: child, reason: notUTF8(s)}
 		}
 	}
 	f := &r.Fairness
@@ -141,4 +180,18 @@ func clip(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "..."
+}
+
+// notUTF8 says why text s, which is not valid UTF-8, is refused, quoting
+// the first offending byte's offset.
+func notUTF8(s string) string {
+	at := 0
+	for at < len(s) {
+		r, n := utf8.DecodeRuneInString(s[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return fmt.Sprintf("a text that is not valid UTF-8 (byte %d of %d, 0x%02x): text is never repaired (docs/log-format.md)", at, len(s), s[at])
 }

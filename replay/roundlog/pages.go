@@ -28,6 +28,17 @@ const (
 	maxPageHeader = 1 << 20
 )
 
+// chunkInflateLimit bounds the uncompressed bytes the pages of a column
+// chunk of values values may declare in all: twice (a dictionary and the
+// data) a text of maxFieldBytes and its length a value, and at least
+// maxPageSize. Every page inflates to at most its declared size
+// (inflater.check), so this bounds what a chunk inflates to, whatever its
+// pages' ratio: a file of honest pages of 32 MiB of one repeated byte,
+// 32 KB each compressed, would otherwise cost a thousand times its size.
+func chunkInflateLimit(values int64) int64 {
+	return max(maxPageSize, values*2*(int64(maxFieldBytes)+8))
+}
+
 // checkRowGroup checks the row count of row group g of f and walks the
 // page headers of each of its column chunks before any page is decoded:
 // every page must lie within its chunk, its sizes within maxPageSize, and
@@ -88,8 +99,11 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 	if start < 4 || cm.TotalCompressedSize <= 0 || end < start || end > f.Size() {
 		return fmt.Errorf("the footer places the chunk at bytes %d to %d of a file of %d bytes", start, end, f.Size())
 	}
-	var values int64
+	var values, declared int64
+	limit := chunkInflateLimit(cm.NumValues)
 	var hr headerReader
+	in := getInflater()
+	defer in.put()
 	for pos := start; pos < end; {
 		h, n, err := hr.read(f, pos, end)
 		if err != nil {
@@ -99,9 +113,16 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 		if comp < 0 || uncomp < 0 || comp > maxPageSize || uncomp > maxPageSize {
 			return fmt.Errorf("page at byte %d: %d bytes compressed, %d uncompressed; this reader takes pages of at most %d", pos, comp, uncomp, maxPageSize)
 		}
+		if declared += uncomp; declared > limit {
+			return fmt.Errorf("page at byte %d: the chunk's pages declare %d bytes uncompressed up to this one; this reader takes at most %d for a chunk of %d values", pos, declared, limit, cm.NumValues)
+		}
+		at := pos
 		pos += int64(n)
 		if comp > end-pos {
 			return fmt.Errorf("page at byte %d: %d bytes, beyond the chunk's end at byte %d", pos, comp, end)
+		}
+		if err := in.check(f, cm.Codec, h, pos, comp, hr.win[n:]); err != nil {
+			return fmt.Errorf("page at byte %d: %w", at, err)
 		}
 		pos += comp
 		switch {
@@ -126,6 +147,7 @@ func checkChunk(f *parquet.File, cm *format.ColumnMetaData, rows int64, repeated
 type headerReader struct {
 	proto thrift.CompactProtocol
 	buf   []byte
+	win   []byte // the bytes read, from the last header's first on
 	h     format.PageHeader
 }
 
@@ -148,6 +170,7 @@ func (hr *headerReader) read(f io.ReaderAt, pos, end int64) (*format.PageHeader,
 		r := hr.proto.NewReaderFromBytes(b)
 		err := thrift.NewDecoder(r).Decode(&hr.h)
 		if err == nil {
+			hr.win = b
 			return &hr.h, r.BytesRead(), nil
 		}
 		if !errors.Is(err, io.ErrUnexpectedEOF) || w < window {

@@ -18,6 +18,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairhold/fairhold/certify/conformance"
 	"github.com/fairhold/fairhold/fairness/check"
@@ -95,6 +96,11 @@ func (r Round) Vector() vectors.FairnessVector {
 // expect, failures, field, expected), which are ignored, so that a vector
 // file can be pasted as it is.
 func Parse(b []byte) (Round, error) {
+	// encoding/json would read bytes that are not UTF-8 as U+FFFD, and so
+	// a client seed the player never gave (docs/fairness.md section 4).
+	if !utf8.Valid(b) {
+		return Round{}, errors.New("round: not UTF-8 text (text is never repaired: docs/fairness.md section 4)")
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return Round{}, fmt.Errorf("round: %w", err)

@@ -78,3 +78,25 @@ func TestParsePastesAVectorAsItIs(t *testing.T) {
 	_, err = Parse([]byte(`[1]`))
 	assert.Error(t, err)
 }
+
+// TestParseNeverRepairsClientSeeds: a client seed that is not UTF-8 is
+// malformed, never read as U+FFFD (docs/fairness.md section 4): raw bytes
+// that do not decode are refused with the round, and the escape of an
+// unpaired surrogate is kept and refused by the check (field
+// client_seeds).
+func TestParseNeverRepairsClientSeeds(t *testing.T) {
+	const seed64 = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+	const head = `{"scheme":"fairhold/v1","game":"casino-holdem","server_seed":"` + seed64 + `","nonce":"1","client_seeds":`
+	_, err := Parse([]byte(head + "[\"c\xff\"]}"))
+	assert.ErrorContains(t, err, "not UTF-8")
+	for _, seeds := range []string{`["c\ud800"]`, `["\udc00"]`, `["\ud800\u0041"]`} {
+		r, err := Parse([]byte(head + seeds + `}`))
+		require.NoError(t, err, seeds)
+		v := Verify(r)
+		assert.Equal(t, "error", v.Result, seeds)
+		assert.Equal(t, "client_seeds", v.Field, seeds)
+	}
+	r, err := Parse([]byte(head + `["\ud83c\udca1"]}`))
+	require.NoError(t, err)
+	assert.NotEqual(t, "error", Verify(r).Result, "an escaped pair is a character")
+}
