@@ -364,3 +364,37 @@ func (s *Suite) SetArtefacts(a Artefacts) error {
 	s.Artefacts = a
 	return s.checkArtefacts()
 }
+
+// SetManifestKey makes every replay requirement check the logs' manifests
+// against the Ed25519 public key at path, as its manifest_key parameter
+// does: the operator's published key, given when the suite is run
+// (`fairhold certify --manifest-key`). The key is a subject of the report
+// like the artefacts, so it must lie under the suite's directory.
+func (s *Suite) SetManifestKey(path string) error {
+	dir, err := filepath.Abs(s.dir)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%w: manifest key %s: not under the suite's directory %s (the report names its subjects relative to it)", ErrInput, path, dir)
+	}
+	for i := range s.Requirements {
+		r := &s.Requirements[i]
+		if r.Check == CheckReplay && r.params == nil {
+			p, err := checks[CheckReplay].params(r.Params)
+			if err != nil {
+				return fmt.Errorf("%w: requirements[%d].params: %v", ErrInput, i, err)
+			}
+			r.params = p
+		}
+		if p, ok := r.params.(*ReplayParams); ok {
+			p.ManifestKey = filepath.ToSlash(rel)
+		}
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/fairhold/fairhold/certify/stats"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/hand"
+	"github.com/fairhold/fairhold/replay/manifest"
 	"github.com/fairhold/fairhold/replay/roundlog"
 	"github.com/fairhold/fairhold/replay/sim"
 )
@@ -94,11 +96,10 @@ func newOperator(t *testing.T, rounds int64, faults string) operator {
 	require.NoError(t, err)
 	s, err := sim.New(sim.Config{Game: "casino-holdem", Rounds: rounds, Seed: 3, Faults: fr})
 	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "logs", "rounds"), 0o755))
-	f, err := os.Create(filepath.Join(dir, "logs", "rounds", "part-00000.jsonl"))
-	require.NoError(t, err)
-	w, err := roundlog.NewJSONLWriter(f)
-	require.NoError(t, err)
+	// A dataset, with its manifest signed by the operator's published key
+	// (operator.pub): a replay without it is a check not made.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "logs"), 0o755))
+	w := roundlog.NewJSONLDatasetWriter(filepath.Join(dir, "logs"), roundlog.Options{})
 	for !s.Done() {
 		r, _, err := s.Next()
 		require.NoError(t, err)
@@ -107,7 +108,17 @@ func newOperator(t *testing.T, rounds int64, faults string) operator {
 		}
 	}
 	require.NoError(t, w.Close())
-	require.NoError(t, f.Close())
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	pub := priv.Public().(ed25519.PublicKey)
+	require.NoError(t, err)
+	m := manifest.New()
+	m.Currencies = map[string]int{"EUR": 2}
+	m.Parts = w.Parts()
+	_, err = manifest.Write(filepath.Join(dir, "logs"), m, priv)
+	require.NoError(t, err)
+	pem, err := manifest.MarshalPublicKey(pub)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "operator.pub"), pem, 0o644))
 	// The answers.
 	own, err := conformance.OwnAnswers()
 	require.NoError(t, err)
@@ -145,7 +156,7 @@ const shortSuite = `{
     {"id": "stats.operator-decks", "text": "per-position chi-square at 99% on the operator's decks", "check": "stats-decks"},
     {"id": "stats.raw-nist", "text": "NIST SP 800-22 on the raw bytes", "check": "nist-raw", "params": {"bits": 387840}},
     {"id": "stats.logged-cards", "text": "the logged cards pass the log battery", "check": "stats-log"},
-    {"id": "replay.resettle", "text": "every logged round re-settles", "check": "replay"}
+    {"id": "replay.resettle", "text": "every logged round re-settles", "check": "replay", "params": {"manifest_key": "operator.pub"}}
   ]
 }`
 
@@ -178,13 +189,13 @@ func TestRunCleanOperator(t *testing.T) {
 	for _, sub := range res.Subjects {
 		names = append(names, sub.Name)
 	}
-	assert.Equal(t, []string{"answers.jsonl", "decks.txt", "logs/rounds/part-00000.jsonl", "raw.bin", "suite.json"}, names)
+	assert.Equal(t, []string{"answers.jsonl", "decks.txt", "logs/manifest.json", "logs/manifest.json.sig", "logs/rounds/part-00000.jsonl", "operator.pub", "raw.bin", "suite.json"}, names)
 	byID := map[string]report.Requirement{}
 	for _, r := range res.Requirements {
 		byID[r.ID] = r
 	}
 	assert.Equal(t, []string{"answers.jsonl"}, byID["vectors.engine-conformance"].Evidence.Subjects)
-	assert.Equal(t, []string{"logs/rounds/part-00000.jsonl"}, byID["replay.resettle"].Evidence.Subjects)
+	assert.Equal(t, []string{"logs/manifest.json", "logs/manifest.json.sig", "logs/rounds/part-00000.jsonl", "operator.pub"}, byID["replay.resettle"].Evidence.Subjects)
 	assert.Empty(t, byID["stats.scheme-decks"].Evidence.Subjects)
 	// Figures: the heatmap of both deck batteries, the P-values.
 	for _, id := range []string{"stats.scheme-decks", "stats.operator-decks"} {
@@ -372,7 +383,13 @@ func TestRunSuiteBuiltInGo(t *testing.T) {
 	s.Requirements = []Requirement{{ID: "replay.resettle", Text: "every logged round re-settles", Check: CheckReplay}}
 	res, err := Run(context.Background(), s, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, report.Pass, res.Requirements[0].Status)
+	// Without the operator's key the signed manifest is a check not made.
+	assert.Equal(t, report.NotTested, res.Requirements[0].Status)
+	assert.Contains(t, res.Requirements[0].Evidence.Summary, "no key was given")
+	require.NoError(t, s.SetManifestKey(filepath.Join(op.dir, "operator.pub")))
+	res, err = Run(context.Background(), s, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, report.Pass, res.Requirements[0].Status, res.Requirements[0].Evidence.Summary)
 	s.Requirements = []Requirement{{ID: "x", Text: "t", Check: "nonsense"}}
 	_, err = Run(context.Background(), s, Options{})
 	assert.ErrorIs(t, err, ErrInput)

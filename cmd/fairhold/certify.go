@@ -32,6 +32,8 @@ type certifyOptions struct {
 	decks    string
 	raw      string
 	strategy string
+	// The operator's published key, for the manifests of the logs.
+	manifestKey string
 }
 
 func newCertifyCmd() *cobra.Command {
@@ -87,6 +89,7 @@ or malformed input (the file and field are named), 1 I/O error.`,
 	f.StringVar(&o.decks, "decks-file", "", "--suite: the operator's decks, one deck a line")
 	f.StringVar(&o.raw, "raw", "", "--suite: the operator's raw RNG bytes, for NIST SP 800-22")
 	f.StringVar(&o.strategy, "strategy", "", "--suite: the declared strategy file ('fairhold math --strategy-out')")
+	f.StringVar(&o.manifestKey, "manifest-key", "", "the operator's published Ed25519 public key (PEM): every replay requirement checks the logs' manifests against it")
 	_ = cmd.MarkFlagRequired("out")
 	_ = cmd.MarkFlagRequired("key")
 	return cmd
@@ -233,7 +236,10 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 		if errors.Is(err, suite.ErrInput) {
 			return nil, usageError(err)
 		}
-		return s, err
+		if err != nil {
+			return nil, err
+		}
+		return s, setManifestKey(s, o)
 	case o.suite == "":
 		return nil, usageErrorf("give a suite file, or --suite with one of %s", strings.Join(suite.Names(), ", "))
 	}
@@ -274,7 +280,22 @@ func loadCertifySuite(cmd *cobra.Command, args []string, o *certifyOptions) (*su
 	if err := s.SetArtefacts(a); err != nil {
 		return nil, usageError(err)
 	}
-	return s, nil
+	return s, setManifestKey(s, o)
+}
+
+// setManifestKey gives the suite's replay requirements --manifest-key,
+// relative to the suite's directory (the current one for --suite).
+func setManifestKey(s *suite.Suite, o *certifyOptions) error {
+	if o.manifestKey == "" {
+		return nil
+	}
+	if err := inputExists("--manifest-key", o.manifestKey); err != nil {
+		return err
+	}
+	if err := s.SetManifestKey(o.manifestKey); err != nil {
+		return usageError(fmt.Errorf("--manifest-key: %w", err))
+	}
+	return nil
 }
 
 // localPath returns p relative to the current directory, slash-separated,

@@ -32,9 +32,12 @@ func newCertifyLab(t *testing.T, rounds string, faults ...string) certifyLab {
 		_, stderr, code := runCLI(args...)
 		require.Equal(t, 0, code, "%v: %s", args, stderr)
 	}
-	run("simulate", "--game", "casino-holdem", "--rounds", rounds, "--seed", "11", "--out", filepath.Join(dir, "clean"))
+	// The operator signs its manifests; the lab is given its public key.
+	run("keys", "new", "--out", filepath.Join(dir, "operator"))
+	opKey := filepath.Join(dir, "operator.key")
+	run("simulate", "--game", "casino-holdem", "--rounds", rounds, "--seed", "11", "--out", filepath.Join(dir, "clean"), "--manifest-key", opKey)
 	run("simulate", "--game", "casino-holdem", "--rounds", rounds, "--seed", "12", "--out", filepath.Join(dir, "faulty"),
-		"--faults", strings.Join(faults, ","))
+		"--faults", strings.Join(faults, ","), "--manifest-key", opKey)
 	run("vectors", "export", filepath.Join(dir, "inputs"))
 	run("vectors", "answer", filepath.Join(dir, "inputs"), "--out", filepath.Join(dir, "answers.jsonl"))
 	run("keys", "new", "--out", filepath.Join(dir, "lab"))
@@ -86,6 +89,9 @@ func (l certifyLab) certify(t *testing.T, suite, out string, extra ...string) (r
 	t.Helper()
 	args := append([]string{"certify", suite, "--out", filepath.Join(l.dir, out), "--key", filepath.Join(l.dir, "lab.key"),
 		"--time", "2026-03-01T12:00:00Z", "--json"}, extra...)
+	if !slices.Contains(extra, "--manifest-key") {
+		args = append(args, "--manifest-key", filepath.Join(l.dir, "operator.pub"))
+	}
 	stdout, stderr, code := runCLI(args...)
 	// The predicate, with the command's verdict first and the report's
 	// own under "report_verdict".
@@ -129,6 +135,15 @@ func TestCertifyDoneWhen(t *testing.T) {
 	rounds := "6000"
 	lab := newCertifyLab(t, rounds, "tie-not-pushed", "cards-mismatch", "bonus-wrong-multiple")
 
+	t.Run("clean-without-the-operators-key", func(t *testing.T) {
+		// The manifest is signed, but the lab was not given the key: the
+		// signature, and so the dataset's completeness, is a check not made.
+		stdout, stderr, code := runCLI("certify", lab.suite(t, "clean-nokey.json", "clean", "answers.jsonl"), "--out", filepath.Join(lab.dir, "cert-nokey"),
+			"--key", filepath.Join(lab.dir, "lab.key"), "--time", "2026-03-01T12:00:00Z", "--json")
+		assert.Equal(t, 3, code, stderr)
+		assert.Contains(t, stdout, `"report_verdict": "incomplete"`)
+		assert.Contains(t, stdout, "no key was given")
+	})
 	t.Run("clean", func(t *testing.T) {
 		p, code := lab.certify(t, lab.suite(t, "clean.json", "clean", "answers.jsonl"), "cert-clean")
 		assert.Equal(t, 0, code)

@@ -177,15 +177,25 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 	games := []string{round.CasinoHoldem, round.LiveCasinoHoldem, round.DoubleHoldem}
 	simulated := map[string]bool{}
 
+	// 0. The operator's key, which signs its logs' manifests; the
+	// regulator and the lab are given its public half.
+	opKey, opPub := filepath.Join(dir, demoOperatorKey+".key"), filepath.Join(dir, demoOperatorKey+".pub")
+	{
+		args := []string{"keys", "new", "--out", filepath.Join(dir, demoOperatorKey)}
+		res := sub("generating the operator's key", args...)
+		add(demo.Step{Who: "operator", Command: strings.Join(args, " "), OK: res.code == exitOK,
+			Detail: orExit(res, "an Ed25519 key pair: the operator signs each day's manifest with it and publishes its public half")})
+	}
+
 	// 1-2. Clean logs replay clean.
 	for _, game := range games {
 		out := filepath.Join(logs, game+"-clean")
 		status.show("simulating a clean day of " + game)
-		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out) {
+		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out, "--manifest-key", opKey) {
 			continue
 		}
 		simulated[out] = true
-		args := []string{"replay", out, "--json"}
+		args := []string{"replay", out, "--json", "--manifest-key", opPub}
 		if o.workers > 0 {
 			args = append(args, "--workers", workers)
 		}
@@ -223,12 +233,12 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 		}
 		out := filepath.Join(logs, game+"-faulty")
 		status.show("simulating a faulty day of " + game)
-		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out, "--faults", strings.Join(spec, ",")) {
+		if !demoSimulate(add, "--game", game, "--rounds", rounds, "--seed", seed, "--out", out, "--faults", strings.Join(spec, ","), "--manifest-key", opKey) {
 			continue
 		}
 		simulated[out] = true
 		findingsFile := filepath.Join(findingsDir, game+"-faulty.jsonl")
-		args := []string{"replay", out, "--json", "--findings", findingsFile}
+		args := []string{"replay", out, "--json", "--findings", findingsFile, "--manifest-key", opPub}
 		if o.workers > 0 {
 			args = append(args, "--workers", workers)
 		}
@@ -286,6 +296,7 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 	// 7. The certifications.
 	demoCertify(rep, add, sub, demoCertifyOptions{
 		dir: dir, seed: seed, decks: uint64(o.decks), noMath: o.noMath, workers: o.workers,
+		opPub:  opPub,
 		clean:  filepath.Join(logs, round.CasinoHoldem+"-clean"),
 		faulty: filepath.Join(logs, round.CasinoHoldem+"-faulty"),
 		have:   simulated,
@@ -315,11 +326,15 @@ func runDemo(cmd *cobra.Command, o demoOptions) error {
 // entries it writes there, removed before it writes them again.
 const demoMarker = ".fairhold-demo"
 
-var demoOutputs = []string{"logs", "findings", "vectors", demoKeyName + ".key", demoKeyName + ".pub",
+var demoOutputs = []string{"logs", "findings", "vectors", demoKeyName + ".key", demoKeyName + ".pub", demoOperatorKey + ".key", demoOperatorKey + ".pub",
 	"clean-operator.json", "faulty-operator.json", "clean-operator", "faulty-operator"}
 
-// demoKeyName is the demo key's file prefix in the output directory.
-const demoKeyName = "demo-key"
+// demoKeyName is the demo key's file prefix in the output directory;
+// demoOperatorKey the simulated operator's, which signs its manifests.
+const (
+	demoKeyName     = "demo-key"
+	demoOperatorKey = "operator-key"
+)
 
 // prepareDemoDir makes dir ready for the demo's outputs: created when
 // missing; when a previous demo wrote it (its marker file is there), the

@@ -29,6 +29,7 @@ type demoCertifyOptions struct {
 	decks         uint64
 	noMath        bool
 	workers       int
+	opPub         string          // the operator's public key, for the manifests
 	clean, faulty string          // the Casino Hold'em logs certified
 	have          map[string]bool // the logs simulated
 }
@@ -128,7 +129,7 @@ func demoCertifyOne(add func(demo.Step), sub func(string, ...string) subResult, 
 		return fail("certify "+suiteFile, err.Error())
 	}
 
-	args := []string{"certify", suiteFile, "--out", out, "--key", filepath.Join(o.dir, demoKeyName+".key"), "--json"}
+	args := []string{"certify", suiteFile, "--out", out, "--key", filepath.Join(o.dir, demoKeyName+".key"), "--manifest-key", o.opPub, "--json"}
 	if o.workers > 0 {
 		args = append(args, "--workers", strconv.Itoa(o.workers))
 	}

@@ -40,10 +40,10 @@ func TestDemo(t *testing.T) {
 		who[s.Who]++
 	}
 	// 3 clean + 3 faulty simulations, 1 with the dataset faults, 1 for the
-	// player's round, and the engine's answers; 7 replays and 2 report
-	// verifications; 2 player checks; selftest, vectors export, keys new
-	// and 2 certifications.
-	assert.Equal(t, map[string]int{"operator": 9, "regulator": 9, "player": 2, "lab": 5}, who)
+	// player's round, the engine's answers and the operator's key; 7
+	// replays and 2 report verifications; 2 player checks; selftest,
+	// vectors export, keys new and 2 certifications.
+	assert.Equal(t, map[string]int{"operator": 10, "regulator": 9, "player": 2, "lab": 5}, who)
 
 	// The faulty replays found exactly what was injected, and something was.
 	faulty := 0

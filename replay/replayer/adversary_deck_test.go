@@ -8,8 +8,10 @@ package replayer
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairhold/fairhold/replay/finding"
@@ -162,4 +164,26 @@ func beaconVector(t *testing.T, id string) beaconFields {
 	require.NoError(t, json.Unmarshal(b, &v))
 	require.NotEmpty(t, v.Beacon.Signature, id)
 	return v.Beacon
+}
+
+// TestAdversaryNoCommitTime (issue 24, hole 11): a log without
+// committed_at skips the commitment's time checks; the replay says so, per
+// table, as a check not made.
+func TestAdversaryNoCommitTime(t *testing.T) {
+	rs := chLog(t)
+	for i := range rs {
+		if i%3 == 0 {
+			rs[i].Fairness.CommittedAt = ""
+		}
+	}
+	s, fs := replayLog(t, rs, nil)
+	expect(t, fs, nil, nil)
+	var ws []string
+	for _, w := range s.Warnings {
+		if strings.Contains(w, "without committed_at") {
+			ws = append(ws, w)
+		}
+	}
+	require.Len(t, ws, 1, "%q", s.Warnings)
+	require.Contains(t, ws[0], fmt.Sprintf("table %s: %d rounds without committed_at", rs[0].TableID, (len(rs)+2)/3))
 }

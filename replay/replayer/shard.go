@@ -684,6 +684,7 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		b = wire.AppendText(b, t.key.table)
 		sv(t.rounds)
 		sv(t.played)
+		sv(t.uncommitted)
 		for _, n := range t.playedWins {
 			sv(n)
 		}
@@ -802,7 +803,7 @@ func (r *recReader) totals(u *unitTotals, rounds int) {
 	n = r.count()
 	for range n {
 		t := unitTable{key: tableKey{r.str(), r.str()}}
-		t.rounds, t.played = r.Sv(), r.Sv()
+		t.rounds, t.played, t.uncommitted = r.Sv(), r.Sv(), r.Sv()
 		for i := range t.playedWins {
 			t.playedWins[i] = r.Sv()
 		}

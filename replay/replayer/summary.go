@@ -148,6 +148,15 @@ func (s *Summary) finish(currencies *currency.Table) []finding.Finding {
 		}
 		s.RTP[k.game][k.currency] = rtp
 	}
+	var uncommitted []audit.TableRounds
+	for _, k := range s.sortedTables() {
+		if n := s.tables[k].uncommitted; n > 0 {
+			uncommitted = append(uncommitted, audit.TableRounds{Table: k.table, Rounds: n})
+		}
+	}
+	for _, w := range uncommittedWarnings(uncommitted) {
+		s.Warn(w)
+	}
 	if s.LeftOutOfTotals > 0 {
 		s.Warn(fmt.Sprintf("%d rounds are left out of the totals: their amounts, or the totals with them, would overflow int64 (AMOUNT_OVERFLOW)", s.LeftOutOfTotals))
 	}
@@ -298,6 +307,7 @@ type tableKey struct{ game, table string }
 type tableState struct {
 	rounds, played int64
 	playedWins     tiers // played rounds by win tier, settled at their best
+	uncommitted    int64 // rounds without fairness.committed_at
 	// tails are, by currency, the played and re-settled void rounds by the
 	// size of what they win at their best (moneyTail).
 	tails    map[tailKey]*moneyTails
@@ -311,6 +321,7 @@ type unitTable struct {
 	key            tableKey
 	rounds, played int64
 	playedWins     tiers
+	uncommitted    int64      // rounds without fairness.committed_at
 	tails          []unitTail // the played rounds by currency and size of win
 }
 
@@ -441,6 +452,9 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 	ti := u.table(r.Game, r.TableID)
 	tb := &u.tables[ti]
 	tb.rounds++
+	if r.Fairness.CommittedAt == "" {
+		tb.uncommitted++
+	}
 	switch {
 	case r.Void:
 		reason := r.VoidReason
@@ -508,6 +522,7 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 		ts := s.table(ut.key)
 		ts.rounds += ut.rounds
 		ts.played += ut.played
+		ts.uncommitted += ut.uncommitted
 		ts.playedWins.merge(ut.playedWins)
 		for _, tl := range ut.tails {
 			mt := ts.tail(tailKey{u.keys[tl.key].currency, tl.stake})
@@ -584,4 +599,29 @@ func (s *Summary) sortedTables() []tableKey {
 // sortFindings puts findings in the canonical order.
 func sortFindings(fs []finding.Finding) {
 	slices.SortStableFunc(fs, finding.Compare)
+}
+
+// maxUncommittedWarnings is how many tables without committed_at the
+// warnings name.
+const maxUncommittedWarnings = 10
+
+// uncommittedWarnings say which tables log rounds without committed_at:
+// for those rounds neither COMMITMENT_LATE nor BEACON_TOO_EARLY nor the
+// beacon's round rule could be checked (issue 24, hole 11).
+func uncommittedWarnings(ts []audit.TableRounds) []string {
+	var out []string
+	var rounds int64
+	for _, t := range ts {
+		rounds += t.Rounds
+	}
+	const what = "the commitment's time was not checked against the round (COMMITMENT_LATE) nor the beacon's (BEACON_TOO_EARLY, BEACON_ROUND_CHOSEN)"
+	for i, t := range ts {
+		if i == maxUncommittedWarnings {
+			out = append(out, fmt.Sprintf("%d more tables: %d rounds without committed_at in all: %s", len(ts)-i, rounds, what))
+			break
+		}
+		rounds -= t.Rounds
+		out = append(out, fmt.Sprintf("table %s: %d rounds without committed_at: %s", t.Table, t.Rounds, what))
+	}
+	return out
 }
