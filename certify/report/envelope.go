@@ -60,6 +60,12 @@ func decodeEnvelope(env *dsse.Envelope) (payload []byte, sigs [][]byte, err erro
 		if s.KeyID == "" {
 			return nil, nil, malformed(f+".keyid", "empty; want the signing key's id")
 		}
+		if i > 0 && s.KeyID <= env.Signatures[i-1].KeyID {
+			// One form only (docs/report-format.md): one signature per key,
+			// sorted by key id; a signature listed twice is not a second
+			// signer.
+			return nil, nil, malformed(f+".keyid", "%s after %s: one signature per key, sorted by key id", s.KeyID, env.Signatures[i-1].KeyID)
+		}
 		if sigs[i], err = decodeBase64(f+".sig", s.Sig); err != nil {
 			return nil, nil, err
 		}

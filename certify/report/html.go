@@ -79,8 +79,8 @@ type subjectView struct {
 // drawn ([*FormatError] naming the chart: a kind that does not match its
 // data, a p-value outside [0, 1], a heatmap whose counts do not match its
 // labels).
-func RenderHTML(st *Statement, env *dsse.Envelope) ([]byte, error) {
-	f, err := facts(st, env)
+func RenderHTML(st *Statement, env *dsse.Envelope, verified ...string) ([]byte, error) {
+	f, err := facts(st, env, verified...)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +70,11 @@ type pageFacts struct {
 
 	Signed     bool               // an envelope was given
 	ReportSHA  string             // SHA-256 of report.json, when Signed
-	Signatures []signatureSummary // the envelope's signatures, in its order (sorted by key id)
+	Signatures []signatureSummary // the envelope's signatures verified, in its order (sorted by key id)
+	// Unverified counts the envelope's signatures not verified when the
+	// page was drawn (no key given for them): the page names no signer
+	// for them, since anyone can write a key id.
+	Unverified int
 }
 
 // signatureSummary is one signature of the envelope as a page shows it.
@@ -107,7 +112,7 @@ func wordsOfStatus(s Status) statusWords {
 // facts checks st (and env, when given) and returns what the pages say
 // about them. st must be valid; env, when not nil, must be a well-formed
 // envelope whose payload is st's encoding.
-func facts(st *Statement, env *dsse.Envelope) (*pageFacts, error) {
+func facts(st *Statement, env *dsse.Envelope, verified ...string) (*pageFacts, error) {
 	if st == nil {
 		return nil, errors.New("no statement to render")
 	}
@@ -138,7 +143,7 @@ func facts(st *Statement, env *dsse.Envelope) (*pageFacts, error) {
 	}
 	f.Verdict = f.verdictWords(p.Verdict)
 	if env != nil {
-		if err := f.signing(st, env); err != nil {
+		if err := f.signing(st, env, verified); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +172,7 @@ func (f *pageFacts) verdictWords(v Verdict) verdictWords {
 
 // signing fills the facts of the envelope: its signatures and the SHA-256
 // of report.json, the envelope's one encoding.
-func (f *pageFacts) signing(st *Statement, env *dsse.Envelope) error {
+func (f *pageFacts) signing(st *Statement, env *dsse.Envelope, verified []string) error {
 	body, sigs, err := decodeEnvelope(env)
 	if err != nil {
 		return err
@@ -185,8 +190,12 @@ func (f *pageFacts) signing(st *Statement, env *dsse.Envelope) error {
 	}
 	sum := sha256.Sum256(data)
 	f.Signed, f.ReportSHA = true, hex.EncodeToString(sum[:])
-	f.Signatures = make([]signatureSummary, len(sigs))
+	f.Signatures = make([]signatureSummary, 0, len(sigs))
 	for i, s := range sigs {
+		if !slices.Contains(verified, env.Signatures[i].KeyID) {
+			f.Unverified++
+			continue
+		}
 		alg := "unknown"
 		switch len(s) {
 		case ed25519.SignatureSize:
@@ -194,7 +203,7 @@ func (f *pageFacts) signing(st *Statement, env *dsse.Envelope) error {
 		case mldsa65.SignatureSize:
 			alg = "ML-DSA-65"
 		}
-		f.Signatures[i] = signatureSummary{KeyID: env.Signatures[i].KeyID, Algorithm: alg, Bytes: len(s)}
+		f.Signatures = append(f.Signatures, signatureSummary{KeyID: env.Signatures[i].KeyID, Algorithm: alg, Bytes: len(s)})
 	}
 	return nil
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,11 +23,11 @@ import (
 // renderAll returns the three pages of st and env.
 func renderAll(t testing.TB, st *Statement, env *dsse.Envelope) (html, junit, md []byte) {
 	t.Helper()
-	html, err := RenderHTML(st, env)
+	html, err := RenderHTML(st, env, keyIDs(env)...)
 	require.NoError(t, err)
 	junit, err = RenderJUnit(st)
 	require.NoError(t, err)
-	md, err = RenderSummary(st, env)
+	md, err = RenderSummary(st, env, keyIDs(env)...)
 	require.NoError(t, err)
 	return html, junit, md
 }
@@ -56,7 +58,7 @@ func TestRenderHTMLContent(t *testing.T) {
 	st := sampleStatement(t)
 	env, err := Sign(st, labKey(t), regulatorKey(t))
 	require.NoError(t, err)
-	html, err := RenderHTML(st, env)
+	html, err := RenderHTML(st, env, keyIDs(env)...)
 	require.NoError(t, err)
 	page := string(html)
 
@@ -246,7 +248,7 @@ func TestRenderSummary(t *testing.T) {
 	st := sampleStatement(t)
 	env, err := Sign(st, labKey(t), regulatorKey(t))
 	require.NoError(t, err)
-	md, err := RenderSummary(st, env)
+	md, err := RenderSummary(st, env, keyIDs(env)...)
 	require.NoError(t, err)
 	lines := strings.Split(string(md), "\n")
 	assert.Equal(t, "# fairhold certification: Refused", lines[0])
@@ -503,4 +505,58 @@ func BenchmarkReportWrite(b *testing.B) {
 			}
 		}
 	}
+}
+
+// keyIDs are the key ids of env's signatures: the pages of a report whose
+// signatures were verified (as certify draws them).
+func keyIDs(env *dsse.Envelope) []string {
+	var out []string
+	if env == nil {
+		return nil
+	}
+	for _, s := range env.Signatures {
+		out = append(out, s.KeyID)
+	}
+	return out
+}
+
+// TestRenderUnverifiedSigners: the pages name only the signers whose
+// signatures were verified; the others are counted, never named (issue
+// 24, hole 13).
+func TestRenderUnverifiedSigners(t *testing.T) {
+	st := sampleStatement(t)
+	env, err := Sign(st, labKey(t), regulatorKey(t))
+	require.NoError(t, err)
+	for _, verified := range [][]string{nil, keyIDs(env)[:1]} {
+		html, err := RenderHTML(st, env, verified...)
+		require.NoError(t, err)
+		md, err := RenderSummary(st, env, verified...)
+		require.NoError(t, err)
+		for _, s := range env.Signatures {
+			named := slices.Contains(verified, s.KeyID)
+			assert.Equal(t, named, strings.Contains(string(html), s.KeyID), "html names %s", s.KeyID)
+			assert.Equal(t, named, strings.Contains(string(md), s.KeyID), "summary names %s", s.KeyID)
+		}
+		want := fmt.Sprintf("%d signature(s) not verified", len(env.Signatures)-len(verified))
+		assert.Contains(t, string(html), want)
+	}
+}
+
+// TestEnvelopeOneSignaturePerKey: a signature listed twice, or out of key
+// id order, is not the one form of a report (issue 24, hole 13).
+func TestEnvelopeOneSignaturePerKey(t *testing.T) {
+	st := sampleStatement(t)
+	env, err := Sign(st, labKey(t), regulatorKey(t))
+	require.NoError(t, err)
+	lab := labKey(t).Public()
+	_, err = Verify(env, lab)
+	require.NoError(t, err)
+	twice := *env
+	twice.Signatures = append(slices.Clone(env.Signatures), env.Signatures[len(env.Signatures)-1])
+	_, err = Verify(&twice, lab)
+	assert.ErrorIs(t, err, ErrMalformed)
+	swapped := *env
+	swapped.Signatures = []dsse.Signature{env.Signatures[1], env.Signatures[0]}
+	_, err = Verify(&swapped, lab)
+	assert.ErrorIs(t, err, ErrMalformed)
 }

@@ -17,8 +17,8 @@ import (
 // env is as for [RenderHTML]: the signed report.json the statement comes
 // from ([ErrPayloadMismatch] when its payload is not st's encoding), or
 // nil. The same statement and envelope give the same bytes.
-func RenderSummary(st *Statement, env *dsse.Envelope) ([]byte, error) {
-	f, err := facts(st, env)
+func RenderSummary(st *Statement, env *dsse.Envelope, verified ...string) ([]byte, error) {
+	f, err := facts(st, env, verified...)
 	if err != nil {
 		return nil, err
 	}
@@ -34,12 +34,20 @@ func RenderSummary(st *Statement, env *dsse.Envelope) ([]byte, error) {
 		b.WriteString("\n")
 	}
 	if f.Signed {
-		fmt.Fprintf(&b, "Signed %s by ", f.SignedAt)
+		fmt.Fprintf(&b, "Signed %s", f.SignedAt)
 		for i, s := range f.Signatures {
-			if i > 0 {
+			if i == 0 {
+				b.WriteString(" by ")
+			} else {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%s key `%s`", s.Algorithm, s.KeyID)
+		}
+		if len(f.Signatures) > 0 {
+			b.WriteString(" (verified)")
+		}
+		if f.Unverified > 0 {
+			fmt.Fprintf(&b, "; %d %s not verified when this summary was drawn: verify report.json with the signers' public keys", f.Unverified, plural(f.Unverified, "signature", "signatures"))
 		}
 	} else {
 		fmt.Fprintf(&b, "Dated %s; not signed: this summary was drawn from an unsigned statement", f.SignedAt)

@@ -157,7 +157,11 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	if err != nil {
 		return err
 	}
-	pages, err := reportPages(st, env)
+	ids := make([]string, len(signers))
+	for i, k := range signers {
+		ids[i] = k.KeyID()
+	}
+	pages, err := reportPages(st, env, ids...)
 	if err != nil {
 		return err
 	}
@@ -191,8 +195,8 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 // reportPages draws the report's pages from the statement and its
 // envelope (certify/report): report.html, report.xml (JUnit) and
 // summary.md, as 'fairhold report render' draws them.
-func reportPages(st *report.Statement, env *dsse.Envelope) ([]certifyFile, error) {
-	html, err := report.RenderHTML(st, env)
+func reportPages(st *report.Statement, env *dsse.Envelope, verified ...string) ([]certifyFile, error) {
+	html, err := report.RenderHTML(st, env, verified...)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +204,7 @@ func reportPages(st *report.Statement, env *dsse.Envelope) ([]certifyFile, error
 	if err != nil {
 		return nil, err
 	}
-	summary, err := report.RenderSummary(st, env)
+	summary, err := report.RenderSummary(st, env, verified...)
 	if err != nil {
 		return nil, err
 	}

@@ -173,9 +173,14 @@ func demoCertifyOne(add func(demo.Step), sub func(string, ...string) subResult, 
 
 	args = []string{"report", "verify", cert.Report, "--key", filepath.Join(o.dir, demoKeyName+".pub"), "--subjects", o.dir}
 	res = sub("verifying the "+name+" operator's report", args...)
-	step = demo.Step{Who: "regulator", Command: strings.Join(args, " "), OK: res.code == exitOK}
+	// An authentic refusal is verified and not accepted: exit 3.
+	want := exitOK
+	if cert.Verdict != report.VerdictPass {
+		want = exitVerified
+	}
+	step = demo.Step{Who: "regulator", Command: strings.Join(args, " "), OK: res.code == want && strings.Contains(res.stdout, "verified")}
 	if step.OK {
-		step.Detail = fmt.Sprintf("the demo key's signature verifies and every certified file matches its SHA-256; %s", lastLineWith(res.stdout, "report verdict:"))
+		step.Detail = fmt.Sprintf("the demo key's signature verifies and every certified file matches its SHA-256; %s (exit %d)", lastLineWith(res.stdout, "report verdict:"), res.code)
 	} else {
 		step.Detail = fmt.Sprintf("exit %d: %s%s", res.code, firstLine(res.stdout), firstLine(res.stderr))
 		cert.Problems = append(cert.Problems, "report verify: "+step.Detail)

@@ -49,6 +49,10 @@ func usageErrorf(format string, args ...any) error {
 // its own report of what failed.
 var errVerificationFailed = &exitErr{code: exitVerified}
 
+// verificationFailed ends a command with exit code 3, printing err: what
+// failed to verify, when the command printed nothing of its own.
+func verificationFailed(err error) error { return &exitErr{code: exitVerified, err: err} }
+
 // exitCode prints err (if any) to stderr and returns the exit code.
 //
 // A file that does not exist or cannot be opened for lack of permission is

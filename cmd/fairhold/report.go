@@ -28,9 +28,10 @@ func newReportCmd() *cobra.Command {
 }
 
 type reportVerifyOptions struct {
-	keys     []string
-	subjects string
-	asJSON   bool
+	keys          []string
+	subjects      string
+	signatureOnly bool
+	asJSON        bool
 }
 
 func newReportVerifyCmd() *cobra.Command {
@@ -48,13 +49,16 @@ a file under --subjects (default: the report's directory) whose SHA-256 is the
 report's. The file must be exactly as fairhold wrote it: any edit of
 report.json, even of white space, is rejected.
 
-The verdict printed is the report's own (pass, fail or incomplete); exit 0
-says the report is authentic and its artefacts are at hand, not that the
-certification passed.
+The verdict printed is the report's own (pass, fail or incomplete). Verifying
+the signature and accepting the verdict are two questions: exit 0 says the
+report is authentic, its artefacts are at hand, and the certification passed;
+a refused or incomplete certificate exits 3 unless --signature-only asks about
+the signatures and artefacts alone.
 
-Exit codes: 0 verified, 3 a signature or a subject failed (each is named),
-2 malformed input (a truncated or edited report, a key of the wrong type: the
-file and field are named), 1 an I/O error.`,
+Exit codes: 0 verified (and, without --signature-only, a pass), 3 a signature
+or a subject failed (each is named), the report file is edited, truncated or
+not a report, or its verdict is not pass; 2 usage (a key of the wrong type:
+the file is named), 1 an I/O error.`,
 		Example: `  fairhold report verify out/cert/report.json --key lab.pub
   fairhold report verify report.json --key lab.pub --key regulator.pub --subjects logs/ --json`,
 		Args: cobra.ExactArgs(1),
@@ -63,6 +67,7 @@ file and field are named), 1 an I/O error.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several")
 	f.StringVar(&o.subjects, "subjects", "", "the directory of the report's subjects (default: the report's directory)")
+	f.BoolVar(&o.signatureOnly, "signature-only", false, "check the signatures and artefacts only: exit 0 for an authentic report whatever its verdict")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("key")
 	return cmd
@@ -93,24 +98,30 @@ func readReport(path string, keyPaths []string) ([]*report.PublicKey, *dsse.Enve
 	}
 	env, err := report.ParseEnvelope(data)
 	if err != nil {
-		return nil, nil, reportInputError(path, err)
+		return nil, nil, fmt.Errorf("%w: %s: %w", errReportMalformed, path, err)
 	}
 	return keys, env, nil
 }
 
 func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) error {
 	keys, env, err := readReport(path, o.keys)
+	if errors.Is(err, errReportMalformed) {
+		// An edited or truncated report is one that does not verify.
+		return verificationFailed(err)
+	}
 	if err != nil {
 		return err
 	}
 	v, err := report.Verify(env, keys...)
 	switch {
 	case errors.Is(err, report.ErrSignature):
-		return printVerification(cmd.OutOrStdout(), v, o.asJSON)
+		return printVerification(cmd.OutOrStdout(), v, o.asJSON, true)
 	case errors.Is(err, report.ErrDuplicateKey):
 		return usageErrorf("--key: %v", err)
+	case errors.Is(err, report.ErrMalformed):
+		return verificationFailed(fmt.Errorf("%s: %w", path, err))
 	case err != nil:
-		return reportInputError(path, err)
+		return err
 	}
 	dir := o.subjects
 	if dir == "" {
@@ -124,14 +135,20 @@ func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) err
 	if err := v.CheckSubjects(os.DirFS(dir)); err != nil && !errors.Is(err, report.ErrSubject) {
 		return err
 	}
-	return printVerification(cmd.OutOrStdout(), v, o.asJSON)
+	return printVerification(cmd.OutOrStdout(), v, o.asJSON, o.signatureOnly)
 }
 
+// errReportMalformed marks a report file that could not be parsed.
+var errReportMalformed = errors.New("malformed report")
+
 // printVerification prints v and returns errVerificationFailed unless it
-// verified.
-func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
+// verified and, unless signatureOnly, the report's verdict is pass: a
+// refused or incomplete certificate is authentic, and still not one to
+// accept.
+func printVerification(w io.Writer, v *report.Verification, asJSON, signatureOnly bool) error {
+	accepted := v.Verified && (signatureOnly || v.Verdict == report.VerdictPass)
 	if asJSON {
-		if err := writeResult(w, verdictOf(v.Verified, verdictVerified), v); err != nil {
+		if err := writeResult(w, verdictOf(accepted, verdictVerified), v); err != nil {
 			return err
 		}
 	} else {
@@ -174,16 +191,19 @@ func printVerification(w io.Writer, v *report.Verification, asJSON bool) error {
 				v.Verdict, len(v.Statement.Predicate.Requirements), n[report.Pass], n[report.Fail], n[report.NotTested],
 				v.Statement.Predicate.Time.Format(time.RFC3339), v.Statement.Predicate.Tool.Version)
 		}
-		if v.Verified {
-			b.WriteString("verified\n")
-		} else {
+		switch {
+		case !v.Verified:
 			b.WriteString("NOT verified\n")
+		case accepted:
+			b.WriteString("verified\n")
+		default:
+			fmt.Fprintf(&b, "verified, but the certificate is not a pass (report verdict %s): not accepted (--signature-only checks the signatures and artefacts alone)\n", v.Verdict)
 		}
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
 		}
 	}
-	if !v.Verified {
+	if !accepted {
 		return errVerificationFailed
 	}
 	return nil
@@ -249,26 +269,33 @@ without --force), 1 an I/O error.`,
 
 func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) error {
 	keys, env, err := readReport(path, o.keys)
+	if errors.Is(err, errReportMalformed) {
+		return usageError(err)
+	}
 	if err != nil {
 		return err
 	}
 	var st *report.Statement
+	var ids []string // the key ids whose signatures verified
 	verified := "signatures not verified"
 	if len(keys) > 0 {
 		v, err := report.Verify(env, keys...)
 		switch {
 		case errors.Is(err, report.ErrSignature):
-			return printVerification(cmd.OutOrStdout(), v, o.asJSON)
+			return printVerification(cmd.OutOrStdout(), v, o.asJSON, true)
 		case errors.Is(err, report.ErrDuplicateKey):
 			return usageErrorf("--key: %v", err)
 		case err != nil:
 			return reportInputError(path, err)
 		}
 		st, verified = v.Statement, "signatures verified"
+		for _, k := range v.Keys {
+			ids = append(ids, k.KeyID)
+		}
 	} else if st, err = report.UnverifiedStatement(env); err != nil {
 		return reportInputError(path, err)
 	}
-	html, err := report.RenderHTML(st, env)
+	html, err := report.RenderHTML(st, env, ids...)
 	if err != nil {
 		return reportInputError(path, err)
 	}
@@ -276,7 +303,7 @@ func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) err
 	if err != nil {
 		return reportInputError(path, err)
 	}
-	summary, err := report.RenderSummary(st, env)
+	summary, err := report.RenderSummary(st, env, ids...)
 	if err != nil {
 		return reportInputError(path, err)
 	}

@@ -97,13 +97,18 @@ func TestKeysNew(t *testing.T) {
 
 func TestReportVerify(t *testing.T) {
 	f := newReportFixture(t)
+	// Authentic, but incomplete: not accepted (exit 3) unless only the
+	// signature is asked about (issue 24, hole 13).
 	out, stderr, code := runCLI("report", "verify", f.report, "--key", f.labPub, "--key", f.regPub)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 3, code, stderr)
 	assert.Contains(t, out, "subject    ok        logs/day1.rounds.jsonl\n")
 	assert.Contains(t, out, "report verdict: incomplete (2 requirements: 1 pass, 0 fail, 1 not tested")
+	assert.Contains(t, out, "verified, but the certificate is not a pass (report verdict incomplete): not accepted")
+	out, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--key", f.regPub, "--signature-only")
+	require.Equal(t, 0, code, stderr)
 	assert.True(t, strings.HasSuffix(out, "verified\n"))
 
-	out, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--json")
+	out, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--json", "--signature-only")
 	require.Equal(t, 0, code, stderr)
 	// The command's verdict first; the report's own under report_verdict.
 	var printed struct {
@@ -124,7 +129,7 @@ func TestReportVerify(t *testing.T) {
 	other := t.TempDir()
 	require.NoError(t, os.Rename(filepath.Join(f.dir, "logs"), filepath.Join(other, "logs")))
 	require.NoError(t, os.Rename(filepath.Join(f.dir, "profile.json"), filepath.Join(other, "profile.json")))
-	_, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--subjects", other)
+	_, stderr, code = runCLI("report", "verify", f.report, "--key", f.labPub, "--subjects", other, "--signature-only")
 	require.Equal(t, 0, code, stderr)
 	out, _, code = runCLI("report", "verify", f.report, "--key", f.labPub)
 	assert.Equal(t, 3, code)
@@ -169,7 +174,7 @@ func TestReportVerifyFails(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "report.json")
 		require.NoError(t, os.WriteFile(p, data[:len(data)-10], 0o644))
 		_, stderr, code := runCLI("report", "verify", p, "--key", f.labPub)
-		assert.Equal(t, 2, code)
+		assert.Equal(t, 3, code, "a truncated report does not verify")
 		assert.Contains(t, stderr, p+": at byte ")
 	})
 	t.Run("usage and I/O", func(t *testing.T) {
@@ -254,8 +259,15 @@ func TestReportRender(t *testing.T) {
 	assert.Contains(t, string(pages["report.xml"]), `<testcase name="every logged round re-settles" classname="replay.resettle"`)
 	assert.Contains(t, string(pages["summary.md"]), "# fairhold certification: Incomplete")
 
-	// The pages are not replaced without --force; with it, and with the
-	// keys that signed, they are the same bytes.
+	// Without keys no signer is named: the signatures were not verified.
+	for _, id := range f.keyIDs(t) {
+		assert.NotContains(t, string(pages["report.html"]), id)
+		assert.NotContains(t, string(pages["summary.md"]), id)
+	}
+	assert.Contains(t, string(pages["report.html"]), "2 signature(s) not verified")
+
+	// The pages are not replaced without --force; with the keys that
+	// signed, the signers are named as verified.
 	_, stderr, code = runCLI("report", "render", f.report)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--force")
@@ -263,11 +275,14 @@ func TestReportRender(t *testing.T) {
 	out, stderr, code = runCLI("report", "render", f.report, "--key", f.labPub, "--key", f.regPub, "--out", other)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "signatures verified")
-	for name, want := range pages {
-		got, err := os.ReadFile(filepath.Join(other, name))
+	for _, id := range f.keyIDs(t) {
+		got, err := os.ReadFile(filepath.Join(other, "report.html"))
 		require.NoError(t, err)
-		assert.Equal(t, string(want), string(got), name)
+		assert.Contains(t, string(got), id)
 	}
+	got, err := os.ReadFile(filepath.Join(other, "report.xml"))
+	require.NoError(t, err)
+	assert.Equal(t, string(pages["report.xml"]), string(got), "report.xml names no signer")
 
 	// A key that did not sign: nothing is drawn, exit 3.
 	_, stderr, code = runCLI("keys", "new", "--out", filepath.Join(f.dir, "operator"))
@@ -291,4 +306,16 @@ func TestReportRender(t *testing.T) {
 	_, stderr, code = runCLI("report", "render", f.report, "--out", filepath.Join(f.dir, "profile.json"), "--force")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "not a directory")
+}
+
+// keyIDs are the key ids of the fixture's two keys.
+func (f reportFixture) keyIDs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, p := range []string{f.labPub, f.regPub} {
+		k, err := report.ReadPublicKey(p)
+		require.NoError(t, err)
+		out = append(out, k.KeyID())
+	}
+	return out
 }
