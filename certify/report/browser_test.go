@@ -70,7 +70,7 @@ func TestHTMLInChromium(t *testing.T) {
 	st := sampleStatement(t)
 	env, err := Sign(st, labKey(t), regulatorKey(t))
 	require.NoError(t, err)
-	html, err := RenderHTML(st, env)
+	html, err := RenderHTML(st, env, keyIDs(env)...)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
