@@ -220,6 +220,9 @@ type declState struct {
 	// session key (a seed's fingerprint, a chain's key).
 	lists map[uint64][]sessPlayer
 	spare [][]sessPlayer // the storage of ended sessions' lists, to reuse
+	// index finds a player in a session's list once the list is longer
+	// than sessListScan, by session key and player fingerprint.
+	index map[uint64]map[uint64]int32
 
 	// Texts of declared values (schemes, profiles, currencies), by
 	// fingerprint, for the findings: at most maxDeclTexts.
@@ -276,10 +279,14 @@ const (
 	maxDeclTexts = 1024
 	// maxDeclText bounds the length of a text kept.
 	maxDeclText = 80
-	// maxSessionPlayers bounds the players a session remembers besides
-	// its first: past it, the player seen least recently is forgotten, and
-	// comes back as a new player.
-	maxSessionPlayers = 64
+	// sessListScan is how long a session's list of players is scanned;
+	// a longer one is indexed. A session remembers every player it has
+	// seen, however many: a bound that forgot players would let one who
+	// comes back after others joined return with another client seed
+	// unseen (issue 24, hole 7). Memory grows with the distinct players
+	// of the owners' current sessions (about 24 bytes each, and a map slot
+	// past sessListScan), not with the rounds.
+	sessListScan = 64
 	// maxSpareLists bounds the storage kept for reuse.
 	maxSpareLists = 256
 )
@@ -457,6 +464,7 @@ func (l *Ledger) retireOwner(owner, fp uint64, st *chainState) {
 func (ds *declState) dropList(key uint64) {
 	if list, ok := ds.lists[key]; ok {
 		delete(ds.lists, key)
+		delete(ds.index, key)
 		if len(ds.spare) < maxSpareLists {
 			ds.spare = append(ds.spare, list[:0])
 		}
@@ -613,11 +621,18 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 				}
 				loaded = true
 			}
-			for k := range list {
-				if list[k].player == player {
+			if len(list) > sessListScan {
+				if k, ok := ds.index[key][player]; ok {
 					list[k].seen = ord
 					have = &list[k].client
-					break
+				}
+			} else {
+				for k := range list {
+					if list[k].player == player {
+						list[k].seen = ord
+						have = &list[k].client
+						break
+					}
 				}
 			}
 			if have == nil {
@@ -629,7 +644,8 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 				if l.bounds != nil {
 					l.bounds.clientEvent(t, key, i, true)
 				}
-				list = addSessPlayer(list, sessPlayer{player, client, ord})
+				list = append(list, sessPlayer{player, client, ord})
+				ds.indexPlayer(key, list)
 				grown = true
 				continue
 			}
@@ -656,18 +672,24 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 	return kept
 }
 
-// addSessPlayer adds p to a session's players, forgetting the one seen
-// least recently when there are maxSessionPlayers.
-func addSessPlayer(list []sessPlayer, p sessPlayer) []sessPlayer {
-	if len(list) < maxSessionPlayers {
-		return append(list, p)
+// indexPlayer indexes the last player of list, the players of session
+// key, once the list is longer than sessListScan (all of them when it
+// first is).
+func (ds *declState) indexPlayer(key uint64, list []sessPlayer) {
+	n := len(list)
+	if n <= sessListScan {
+		return
 	}
-	old := 0
-	for k := range list {
-		if list[k].seen < list[old].seen {
-			old = k
+	if ds.index == nil {
+		ds.index = map[uint64]map[uint64]int32{}
+	}
+	m := ds.index[key]
+	if m == nil {
+		m = make(map[uint64]int32, 2*n)
+		for k := range list[:n-1] {
+			m[list[k].player] = int32(k)
 		}
+		ds.index[key] = m
 	}
-	list[old] = p
-	return list
+	m[list[n-1].player] = int32(n - 1)
 }

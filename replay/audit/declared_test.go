@@ -306,17 +306,20 @@ func TestDeclaredClientSeeds(t *testing.T) {
 	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, b}})
 	assert.Equal(t, []string{"CLIENT_SEED_CHANGED@2", "CLIENT_SEED_CHANGED@3"}, o.hits())
 
-	// A session remembers its last maxSessionPlayers players besides the
-	// first: a player forgotten comes back as new.
+	// A session remembers every player, however many joined since
+	// (issue 24, hole 7): a player who comes back after 1,000 others
+	// joined, with another client seed, is a change.
 	o = newObserver()
 	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, b}})
-	for i := range uint64(maxSessionPlayers) {
+	const others = 1000
+	for i := range uint64(others) {
 		o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {100 + i, 100 + i}}})
 	}
-	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {2, 77}}})   // b was forgotten
-	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {101, 77}}}) // remembered
-	assert.Equal(t, []string{fmt.Sprintf("CLIENT_SEED_CHANGED@%d", maxSessionPlayers+2)}, o.hits())
-	assert.LessOrEqual(t, len(o.l.declared.lists[1]), maxSessionPlayers)
+	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {2, 77}}})    // b switched
+	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {101, 77}}})  // 101 switched
+	o.observe(traceOpts{owner: 1, seed: 1, players: []pc{a, {150, 150}}}) // 150 kept
+	assert.Equal(t, []string{fmt.Sprintf("CLIENT_SEED_CHANGED@%d", others+1), fmt.Sprintf("CLIENT_SEED_CHANGED@%d", others+2)}, o.hits())
+	assert.Len(t, o.l.declared.lists[1], others+1)
 }
 
 func TestSeedSessions(t *testing.T) {

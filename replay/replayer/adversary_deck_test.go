@@ -187,3 +187,49 @@ func TestAdversaryNoCommitTime(t *testing.T) {
 	require.Len(t, ws, 1, "%q", s.Warnings)
 	require.Contains(t, ws[0], fmt.Sprintf("table %s: %d rounds without committed_at", rs[0].TableID, (len(rs)+2)/3))
 }
+
+// TestAdversarySessionCrowd (issue 24, hole 7): a player leaves a live
+// table's chain session, hundreds of others play at the table, and the
+// player comes back with another client seed. A session that forgot its
+// early players would take the new seed as a new player's.
+func TestAdversarySessionCrowd(t *testing.T) {
+	rs := liveLog(t)
+	enrich(rs)
+	// The players of the first 10 rounds; rounds 10..149 are played by a
+	// crowd of fresh players, one per box.
+	early := map[string]bool{}
+	for i := range 10 {
+		for _, b := range rs[i].Boxes {
+			early[b.PlayerID] = true
+		}
+	}
+	crowd := 0
+	for i := 10; i < 150; i++ {
+		for k := range rs[i].Boxes {
+			rs[i].Boxes[k].PlayerID = fmt.Sprintf("crowd-%d-%d", i, k)
+			crowd++
+		}
+	}
+	require.Greater(t, crowd, 200)
+	// Cheat: an early player's every round after the crowd is dealt with
+	// another client seed.
+	var want []hit
+	var back string
+	for i := 150; i < len(rs); i++ {
+		for k, b := range rs[i].Boxes {
+			if back == "" && early[b.PlayerID] {
+				back = b.PlayerID
+			}
+			if b.PlayerID == back {
+				rs[i].Fairness.ClientSeeds[k] = "switched-" + back
+				redeal(t, &rs[i])
+				want = append(want, hit{rs[i].RoundID, finding.ClientSeedChanged})
+			}
+		}
+	}
+	require.NotEmpty(t, want, "an early player comes back")
+	rechain(rs)
+	careful(t, rs)
+	_, fs := replayLog(t, rs, nil)
+	expect(t, fs, want, nil)
+}
