@@ -59,6 +59,7 @@ const (
 	NonceSequence    Code = "NONCE_SEQUENCE"     // a seed session's nonce is not the previous round's + 1 (the first is 0)
 	ChainLinkSkipped Code = "CHAIN_LINK_SKIPPED" // a table's hash-chain index is not the previous round's + 1
 	TableSequenceGap Code = "TABLE_SEQUENCE_GAP" // a table's round number (table_seq) is not the previous round's + 1
+	RotationRate     Code = "ROTATION_RATE"      // a table rotates client seeds far more often than players usually do
 )
 
 // What was declared stays fixed.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -232,4 +233,56 @@ func TestAdversarySessionCrowd(t *testing.T) {
 	careful(t, rs)
 	_, fs := replayLog(t, rs, nil)
 	expect(t, fs, want, nil)
+}
+
+// TestAdversaryRotations (issue 24, hole 10): the operator logs client
+// seed rotations it chose itself, each time picking, among a few fresh
+// client seeds, the one whose deck pays the player least. Every rotation
+// is logged, so no CLIENT_SEED_CHANGED: only the rate shows.
+func TestAdversaryRotations(t *testing.T) {
+	grind := func(t *testing.T, every int) ([]round.Round, float64, float64) {
+		rs := chLog(t)
+		enrich(rs)
+		honest := cloneLog(t, rs)
+		type cur struct{ seed, client string }
+		override := map[string]cur{}
+		n := map[string]int{}
+		for i := range rs {
+			r := &rs[i]
+			p := r.Boxes[0].PlayerID
+			if o, ok := override[p]; ok && o.seed == r.Fairness.ServerSeed {
+				r.Fairness.ClientSeeds[0] = o.client
+			} else {
+				delete(override, p)
+			}
+			n[p]++
+			if n[p]%every == 0 {
+				k := chooseWorst(t, rs, i, 4, func(r *round.Round, o int) {
+					r.Fairness.ClientSeeds[0] = fmt.Sprintf("%s-rot-%d-%d", p, i, o)
+				})
+				r.Fairness.ClientSeedRotated = true
+				override[p] = cur{r.Fairness.ServerSeed, fmt.Sprintf("%s-rot-%d-%d", p, i, k)}
+			}
+			redeal(t, r)
+		}
+		rechain(rs)
+		careful(t, rs)
+		return rs, returnOf(honest), returnOf(rs)
+	}
+	t.Run("grinding-12pct/casino-holdem", func(t *testing.T) {
+		rs, before, after := grind(t, 8)
+		t.Logf("players' return: honest %.4f, rotations ground on every 8th round of each player: %.4f", before, after)
+		s, fs := replayLog(t, rs, nil)
+		require.Len(t, fs, 1, "%+v", fs)
+		assert.Equal(t, finding.RotationRate, fs[0].Code)
+		require.Len(t, s.Rotations, 1)
+		assert.InDelta(t, 0.125, s.Rotations[0].Rate, 0.01)
+	})
+	t.Run("control-players-rotating-rarely/casino-holdem", func(t *testing.T) {
+		rs, _, _ := grind(t, 200)
+		s, fs := replayLog(t, rs, nil)
+		expect(t, fs, nil, nil)
+		require.Len(t, s.Rotations, 1)
+		assert.False(t, s.Rotations[0].Excessive)
+	})
 }

@@ -685,6 +685,7 @@ func appendTotals(b []byte, u *unitTotals) []byte {
 		sv(t.rounds)
 		sv(t.played)
 		sv(t.uncommitted)
+		sv(t.rotations)
 		for _, n := range t.playedWins {
 			sv(n)
 		}
@@ -803,7 +804,7 @@ func (r *recReader) totals(u *unitTotals, rounds int) {
 	n = r.count()
 	for range n {
 		t := unitTable{key: tableKey{r.str(), r.str()}}
-		t.rounds, t.played, t.uncommitted = r.Sv(), r.Sv(), r.Sv()
+		t.rounds, t.played, t.uncommitted, t.rotations = r.Sv(), r.Sv(), r.Sv(), r.Sv()
 		for i := range t.playedWins {
 			t.playedWins[i] = r.Sv()
 		}

@@ -51,6 +51,10 @@ type Summary struct {
 	// Voids are the void rounds of every table, sorted by table and game;
 	// see [TableVoids].
 	Voids []TableVoids `json:"voids"`
+	// Rotations are the client-seed rotations of every table that logs
+	// one (fairness.client_seed_rotated), sorted by table and game, with
+	// the rotation test; see [TableRotations].
+	Rotations []TableRotations `json:"rotations,omitempty"`
 	// VoidsByGame are the Casino Hold'em games' tables pooled, table
 	// [AllTables], sorted by game, with their void-bias tests.
 	VoidsByGame []TableVoids `json:"voids_by_game,omitempty"`
@@ -160,7 +164,7 @@ func (s *Summary) finish(currencies *currency.Table) []finding.Finding {
 	if s.LeftOutOfTotals > 0 {
 		s.Warn(fmt.Sprintf("%d rounds are left out of the totals: their amounts, or the totals with them, would overflow int64 (AMOUNT_OVERFLOW)", s.LeftOutOfTotals))
 	}
-	return s.finishVoids()
+	return append(s.finishRotations(), s.finishVoids()...)
 }
 
 // Totals: each round's stakes and returns by game, currency and bet type.
@@ -308,6 +312,7 @@ type tableState struct {
 	rounds, played int64
 	playedWins     tiers // played rounds by win tier, settled at their best
 	uncommitted    int64 // rounds without fairness.committed_at
+	rotations      int64 // rounds logging fairness.client_seed_rotated
 	// tails are, by currency, the played and re-settled void rounds by the
 	// size of what they win at their best (moneyTail).
 	tails    map[tailKey]*moneyTails
@@ -322,6 +327,7 @@ type unitTable struct {
 	rounds, played int64
 	playedWins     tiers
 	uncommitted    int64      // rounds without fairness.committed_at
+	rotations      int64      // rounds logging fairness.client_seed_rotated
 	tails          []unitTail // the played rounds by currency and size of win
 }
 
@@ -455,6 +461,9 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 	if r.Fairness.CommittedAt == "" {
 		tb.uncommitted++
 	}
+	if r.Fairness.ClientSeedRotated {
+		tb.rotations++
+	}
 	switch {
 	case r.Void:
 		reason := r.VoidReason
@@ -523,6 +532,7 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 		ts.rounds += ut.rounds
 		ts.played += ut.played
 		ts.uncommitted += ut.uncommitted
+		ts.rotations += ut.rotations
 		ts.playedWins.merge(ut.playedWins)
 		for _, tl := range ut.tails {
 			mt := ts.tail(tailKey{u.keys[tl.key].currency, tl.stake})

@@ -1,0 +1,74 @@
+package replayer
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fairhold/fairhold/replay/finding"
+)
+
+// Rotations, quantified (issue 24, hole 10). A logged client-seed
+// rotation (fairness.client_seed_rotated) lets a round's client seed
+// change within a seed session, and the log cannot prove who asked for
+// it: an operator that rotates the client seed itself, on the rounds
+// where the new seed deals a deck it prefers, grinds the client input.
+// The replay counts every table's rotations and tests the table's rate
+// against RotationBaseline, the rate documented as players' usual one
+// (docs/replay.md, "Rotations"): an exact one-sided binomial test, p <
+// RotationAlpha, is a ROTATION_RATE finding, once per table, with no
+// round id. A table that rotates as often as its players might does not
+// show; an operator rotating on 12% of rounds does within a few hundred
+// rounds (docs/replay.md gives the power).
+
+// RotationBaseline is the rate of client-seed rotations per round taken
+// as players' usual one: a player who rotates their seed once every
+// hundred rounds. A table whose rate is significantly above it is a
+// finding.
+const RotationBaseline = 0.01
+
+// RotationAlpha is the rotation test's level.
+const RotationAlpha = 1e-6
+
+// TableRotations are the rotations of one table.
+type TableRotations struct {
+	Table   string  `json:"table"`
+	Game    string  `json:"game"`
+	Rounds  int64   `json:"rounds"`
+	Rotated int64   `json:"rotated"`
+	Rate    float64 `json:"rate"`
+	// P is P(X >= Rotated) for X ~ Binomial(Rounds, RotationBaseline);
+	// Log10P its decimal logarithm.
+	P      float64 `json:"p"`
+	Log10P float64 `json:"log10_p"`
+	// Excessive is P < RotationAlpha: a ROTATION_RATE finding.
+	Excessive bool `json:"excessive"`
+}
+
+// finishRotations fills s.Rotations from the tables and returns the
+// ROTATION_RATE findings, in the order of the tables.
+func (s *Summary) finishRotations() []finding.Finding {
+	var out []finding.Finding
+	for _, k := range s.sortedTables() {
+		ts := s.tables[k]
+		if ts.rotations == 0 {
+			continue
+		}
+		lp := logBinomUpper(ts.rounds, ts.rotations, RotationBaseline)
+		tr := TableRotations{Table: k.table, Game: k.game, Rounds: ts.rounds, Rotated: ts.rotations,
+			Rate: float64(ts.rotations) / float64(ts.rounds), P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(RotationAlpha)}
+		s.Rotations = append(s.Rotations, tr)
+		if tr.Excessive {
+			p := fmt.Sprintf("%.2g", tr.P)
+			if tr.P < 1e-300 {
+				p = fmt.Sprintf("10^%.1f", tr.Log10P)
+			}
+			out = append(out, finding.Finding{
+				Code: finding.RotationRate, Severity: finding.SeverityOf(finding.RotationRate), Row: -1, Field: "fairness.client_seed_rotated",
+				Expected: fmt.Sprintf("client seeds rotated on about %g of the rounds (players' usual rate)", RotationBaseline),
+				Actual:   fmt.Sprintf("%d rotations in %d rounds (%.4f; p = %s)", tr.Rotated, tr.Rounds, tr.Rate, p),
+				Detail:   fmt.Sprintf("table %s (%s): exact one-sided binomial test against %g at p < %g; the log cannot prove who rotated", tr.Table, tr.Game, RotationBaseline, RotationAlpha),
+			})
+		}
+	}
+	return out
+}
