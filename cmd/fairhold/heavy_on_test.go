@@ -1,0 +1,8 @@
+//go:build heavy
+
+package main
+
+// heavyTests: built with -tags heavy (CI, .ci/run), the slow suites of
+// this package run in full; heavy_off_test.go is the default build,
+// where they run a sample (README, Tests).
+const heavyTests = true
