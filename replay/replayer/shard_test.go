@@ -604,7 +604,8 @@ var shardAdversary bool
 // edited logs) again, each also written as a dataset of three parts and
 // replayed as 2 and 3 shards: the merges give the unsharded replay's
 // summary and findings byte for byte, and the (round, code, field) of the
-// findings are those of the one-file log (requireShardedCheat).
+// findings are those of the one-file log (requireShardedCheat). Without
+// -tags heavy, every fourth cheat is replayed as shards (shardEvery).
 func TestAdversarySharded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("every cheat replayed as shards: run without -short")
@@ -613,11 +614,26 @@ func TestAdversarySharded(t *testing.T) {
 	defer func() { shardAdversary = false }()
 	TestAdversary(t)
 	assert.GreaterOrEqual(t, shardedCheats, 40, "cheats replayed as shards")
-	assert.GreaterOrEqual(t, boundaryCuts, 80, "cheats split at a finding's round")
+	assert.GreaterOrEqual(t, boundaryCuts, 80/shardEvery(), "cheats split at a finding's round")
 }
 
-// shardedCheats counts the logs requireShardedCheat checked.
+// shardedCheats counts the logs given to requireShardedCheat and
+// requireShardedCLI (each checks every shardEvery()-th).
 var shardedCheats int
+
+// shardEvery: the sharded adversary tests replay as shards every cheat
+// under -tags heavy, and every fourth (the first included) in the default
+// build (heavy_off_test.go).
+func shardEvery() int {
+	if heavyTests {
+		return 1
+	}
+	return 4
+}
+
+// shardSkipped reports whether the cheat just counted in shardedCheats is
+// left out of the sample.
+func shardSkipped() bool { return (shardedCheats-1)%shardEvery() != 0 }
 
 // requireShardedCheat writes rs as three JSON Lines parts, replays them
 // unsharded and as 2 and 3 shards, and asserts that the merges are the
@@ -626,6 +642,9 @@ var shardedCheats int
 func requireShardedCheat(t testing.TB, rs []round.Round, declared *profile.Profile, fs []finding.Finding) {
 	t.Helper()
 	shardedCheats++
+	if shardSkipped() {
+		return
+	}
 	dir := filepath.Join(t.TempDir(), "split")
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "rounds"), 0o755))
 	n := (len(rs) + 2) / 3
@@ -706,6 +725,9 @@ var boundaryCuts int
 func (c fairholdCmd) requireShardedCLI(t testing.TB, dir, out string, findings []byte, code int, extra ...string) {
 	t.Helper()
 	shardedCheats++
+	if shardSkipped() {
+		return
+	}
 	noSeconds := func(s string) string {
 		var keep []string
 		for _, l := range strings.Split(s, "\n") {
@@ -741,7 +763,8 @@ func (c fairholdCmd) requireShardedCLI(t testing.TB, dir, out string, findings [
 
 // TestAdversaryDatasetSharded runs the dataset cheats of
 // TestAdversaryDataset again, each replayed also by the command as 2 and 3
-// shards and merged (requireShardedCLI).
+// shards and merged (requireShardedCLI); without -tags heavy, every
+// fourth (shardEvery).
 func TestAdversaryDatasetSharded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("every dataset cheat replayed as shards: run without -short")
