@@ -269,8 +269,6 @@ func (t *tierRefs) add(tier int) {
 	}
 }
 
-func (t *tierRefs) values() tiers { return tiers{*t[0], *t[1], *t[2]} }
-
 // IfPlayedTotals are stakes and returns as if void rounds had been played.
 type IfPlayedTotals struct {
 	Wagered  int64 `json:"wagered"`
