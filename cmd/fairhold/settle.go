@@ -28,8 +28,13 @@ box's ANTE, CALL and AA BONUS stake, return and reason; Double Hold'em hands are
 replayed action by action and print the pots, winners, rake and stacks after.
 
 The profile defaults to the round's "profile" field when that names a built-in.
+The logged returns (and Double Hold'em stacks after) are compared with the
+rules': each that differs is printed with both amounts, and the command exits 3.
 A round that cannot be settled (a malformed field, an illegal action) exits 2
-with the field or action that is wrong.`,
+with the field or action that is wrong.
+
+Exit codes: 0 settled and the logged amounts agree, 3 a logged amount differs
+from the rules', 2 usage or malformed round, 1 I/O error.`,
 		Example: `  fairhold settle --profile casino-holdem round.json
   fairhold settle --profile my-table.json round.json --json`,
 		Args: cobra.ExactArgs(1),
@@ -85,10 +90,23 @@ with the field or action that is wrong.`,
 			case err != nil:
 				return fmt.Errorf("round %s: %w", name, err)
 			}
+			diffs := loggedDiffs(out, &r)
 			if asJSON {
-				return writeResult(cmd.OutOrStdout(), verdictOK, out)
+				if err := writeResult(cmd.OutOrStdout(), verdictOf(len(diffs) == 0, verdictOK), settleOutput{out, diffs}); err != nil {
+					return err
+				}
+			} else {
+				if err := printSettlement(cmd.OutOrStdout(), out, &r); err != nil {
+					return err
+				}
+				if err := printDiffs(cmd.OutOrStdout(), diffs); err != nil {
+					return err
+				}
 			}
-			return printSettlement(cmd.OutOrStdout(), out, &r)
+			if len(diffs) > 0 {
+				return errVerificationFailed
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&profileArg, "profile", "", "rules profile: a built-in name or a JSON file (default: the round's profile)")
@@ -173,4 +191,65 @@ func printSettlement(w io.Writer, o *settle.Result, r *round.Round) error {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\t%s\n", s, before[s], d.Contributed[s], d.StackAfter[s], bc, d.Hands[s])
 	}
 	return tw.Flush()
+}
+
+// settleOutput is the JSON of settle --json: the settlement, and the
+// logged amounts that differ from it.
+type settleOutput struct {
+	*settle.Result
+	Mismatches []settleDiff `json:"mismatches"`
+}
+
+// settleDiff is one logged amount that is not the rules'.
+type settleDiff struct {
+	Field  string `json:"field"` // "boxes[0].ante_return", "double.seats[2].stack_after"
+	Rules  int64  `json:"rules"`
+	Logged int64  `json:"logged"`
+}
+
+// loggedDiffs compares the round's logged returns (Casino Hold'em) or
+// stacks after (Double Hold'em) with the settlement o.
+func loggedDiffs(o *settle.Result, r *round.Round) []settleDiff {
+	out := []settleDiff{}
+	add := func(field string, rules, logged int64) {
+		if rules != logged {
+			out = append(out, settleDiff{field, rules, logged})
+		}
+	}
+	if o.Double != nil {
+		if r.Double == nil {
+			return out
+		}
+		for i, s := range r.Double.Seats {
+			if after, ok := o.Double.StackAfter[s.Seat]; ok {
+				add(fmt.Sprintf("double.seats[%d].stack_after", i), after, s.StackAfter)
+			}
+		}
+		return out
+	}
+	for i := range r.Boxes {
+		if i >= len(o.Boxes) {
+			break
+		}
+		b, res := &r.Boxes[i], &o.Boxes[i]
+		add(fmt.Sprintf("boxes[%d].ante_return", i), res.AnteReturn, b.AnteReturn)
+		add(fmt.Sprintf("boxes[%d].call_return", i), res.CallReturn, b.CallReturn)
+		add(fmt.Sprintf("boxes[%d].bonus_return", i), res.BonusReturn, b.BonusReturn)
+	}
+	return out
+}
+
+// printDiffs prints the logged amounts that differ from the rules', or
+// that they agree.
+func printDiffs(w io.Writer, diffs []settleDiff) error {
+	if len(diffs) == 0 {
+		_, err := fmt.Fprintln(w, "the logged returns are the rules'")
+		return err
+	}
+	for _, d := range diffs {
+		if _, err := fmt.Fprintf(w, "MISMATCH %s: the rules give %d, the log says %d\n", d.Field, d.Rules, d.Logged); err != nil {
+			return err
+		}
+	}
+	return nil
 }
