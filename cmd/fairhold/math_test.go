@@ -145,7 +145,8 @@ func TestCheckClaims(t *testing.T) {
 	// Wagered W and result R with (W+R)/W = 0.9918265.
 	o.Wagered = big.NewInt(10_000_000)
 	o.Result = big.NewInt(-81_735)
-	claims := checkClaims(g, o, nil, false, false)
+	claims, err := checkClaims(g, o, nil, false, false, nil)
+	require.NoError(t, err)
 	got := map[string]rtp.MathClaim{}
 	for _, c := range claims {
 		got[c.Name] = c
@@ -172,7 +173,9 @@ func TestCheckClaims(t *testing.T) {
 			Wagered: big.NewInt(10_000_000), Result: big.NewInt(-140_000)}},
 	}
 	got = map[string]rtp.MathClaim{}
-	for _, c := range checkClaims(g, o, sr, true, false) {
+	claims, err = checkClaims(g, o, sr, true, false, nil)
+	require.NoError(t, err)
+	for _, c := range claims {
 		got[c.Name] = c
 	}
 	assert.Equal(t, claimPass, got["main-basic"].Status)
