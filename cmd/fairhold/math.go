@@ -38,7 +38,10 @@ the outcome table under it, the house edge, the RTP per unit of total wager and
 per unit of ante, the standard deviation of one round, the AA Bonus RTP (every
 win collected; forfeited on a fold under the optimal strategy; and under the
 jointly optimal strategy for a bonus of --bonus-ratio antes), and the profile's
-published RTP claims checked to their precision.
+published RTP claims checked to their precision, under the profile's payout cap:
+when the cap binds at some ante the table allows, a claim the cap changes must
+state the ante it holds at (at_ante, docs/rules-profiles.md) and is decided
+with the cap there; a claim that states none fails.
 
 A declared strategy (--strategy: a built-in name or a file of readable rules,
 docs/math.md) is evaluated exactly too: its RTP per total wager and per ante,
