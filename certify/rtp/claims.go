@@ -34,6 +34,14 @@ type Claim struct {
 	ComputedExact string      `json:"computed_exact,omitempty"`
 	Status        ClaimStatus `json:"status"`
 	Note          string      `json:"note,omitempty"`
+	// AtAnte is the ante the claim is stated at (profile.RTPClaim.AtAnte),
+	// 0 for none: it is decided at that ante, the payout cap applied.
+	AtAnte int64 `json:"at_ante,omitempty"`
+	// CapUnstated: the payout cap binds at some ante the profile allows,
+	// changes the claim's figure there, and the claim states no ante. It
+	// fails: nothing says at which stakes it holds. Computed is then the
+	// figure at the profile's ante_max with the cap, Note says so.
+	CapUnstated bool `json:"cap_unstated,omitempty"`
 }
 
 // Math is the exact mathematics of a profile under the optimal strategy
@@ -185,14 +193,136 @@ func CheckClaims(g *Game, sol *exact.Solution, strategies []string, basic *strat
 		}
 		m.BasicStrategy = f.Basic
 	}
+	var claims []profile.RTPClaim
 	for _, cl := range g.Profile.RTPClaims {
-		if len(strategies) > 0 && !slices.Contains(strategies, cl.Strategy) {
-			continue
+		if len(strategies) == 0 || slices.Contains(strategies, cl.Strategy) {
+			claims = append(claims, cl)
 		}
-		fig, note := f.Claim(cl)
-		m.Claims = append(m.Claims, Decide(cl, fig, note))
+	}
+	at := func(ante int64) (*Figures, error) { return FiguresAt(g, sol.States, ante, basic, "") }
+	if m.Claims, err = DecideClaims(g, claims, f, at); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// CapBindsAbove returns the largest ante at which the profile's payout
+// cap reduces no win of a box, and whether it reduces one at an ante the
+// profile allows (one above it, up to casino.limits.ante_max). Without a
+// cap: 0 and false. The largest win of a box is its strongest category's
+// ANTE + CALL win (with the stakes when the cap's scope is "total"), as
+// the exact engine pays it ([exact.Params.MaxPayout]).
+func (g *Game) CapBindsAbove() (int64, bool) {
+	c := g.Profile.Casino
+	limit := c.Limits.MaxPayoutPerBox
+	if limit == 0 {
+		return 0, false
+	}
+	p := g.Params
+	stakes := int64(0)
+	if c.MaxPayoutScope == profile.PayoutCapTotal {
+		stakes = 1 + p.CallMultiple
+	}
+	var perAnte int64 // the largest win (or return) of a box per unit of ante
+	for _, x := range p.AntePays {
+		perAnte = max(perAnte, x+p.CallMultiple+stakes)
+	}
+	above := limit / perAnte
+	return above, c.Limits.AnteMax > above
+}
+
+// FiguresAt returns the figures at ante (money units) with the profile's
+// payout cap applied ([Game.AtAnte]): the optimal strategy for the capped
+// payoffs over states, and basic (nil for none) evaluated under them;
+// basicNote as in [Figures].
+func FiguresAt(g *Game, states []exact.State, ante int64, basic *strategy.Strategy, basicNote string) (*Figures, error) {
+	p := g.AtAnte(ante)
+	o, err := exact.Tally(states, p, exact.Optimal(p))
+	if err != nil {
+		return nil, err
+	}
+	f := &Figures{Game: g, Optimal: o, BasicNote: basicNote}
+	if basic != nil {
+		if f.Basic, err = strategy.Evaluate(states, p, basic); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// DecideClaims decides claims under the declared profile, its payout cap
+// included. f are the figures without the cap; at returns the figures at
+// an ante with the cap applied ([FiguresAt]; called once per ante, and
+// only when the cap binds).
+//
+//   - A claim stated at an ante (at_ante) is decided at that ante: against
+//     f when the cap reduces no win there, else against at(ante).
+//   - A claim stated at no ante is decided against f, unless the cap binds
+//     at some ante the profile allows ([Game.CapBindsAbove]) and changes
+//     the claim's figure at casino.limits.ante_max: then it fails
+//     (CapUnstated), since the uncapped game is not the game the profile
+//     declares and the claim does not say at which stakes it holds.
+func DecideClaims(g *Game, claims []profile.RTPClaim, f *Figures, at func(ante int64) (*Figures, error)) ([]Claim, error) {
+	above, binds := g.CapBindsAbove()
+	cache := map[int64]*Figures{}
+	capped := func(ante int64) (*Figures, error) {
+		if cf, ok := cache[ante]; ok {
+			return cf, nil
+		}
+		if at == nil {
+			return nil, fmt.Errorf("rtp: profile %s: no figures at ante %d with the payout cap", g.Profile.Name, ante)
+		}
+		cf, err := at(ante)
+		if err != nil {
+			return nil, err
+		}
+		cache[ante] = cf
+		return cf, nil
+	}
+	lim := g.Profile.Casino.Limits
+	out := []Claim{}
+	for _, cl := range claims {
+		fig, note := f.Claim(cl)
+		switch {
+		case cl.AtAnte > 0 && binds && cl.AtAnte > above:
+			cf, err := capped(cl.AtAnte)
+			if err != nil {
+				return nil, err
+			}
+			fig, note = cf.Claim(cl)
+			note = joinNote(fmt.Sprintf("at ante %d, the payout cap (%d per box) applied", cl.AtAnte, lim.MaxPayoutPerBox), note)
+		case cl.AtAnte > 0 && lim.MaxPayoutPerBox == 0:
+			note = joinNote(fmt.Sprintf("at ante %d, no payout cap", cl.AtAnte), note)
+		case cl.AtAnte > 0:
+			note = joinNote(fmt.Sprintf("at ante %d, where the payout cap reduces no win", cl.AtAnte), note)
+		case binds && fig != nil:
+			cf, err := capped(lim.AnteMax)
+			if err != nil {
+				return nil, err
+			}
+			cfig, _ := cf.Claim(cl)
+			if cfig == nil || cfig.Cmp(fig) == 0 {
+				break // the cap does not change this figure
+			}
+			c := Decide(cl, cfig, fmt.Sprintf("the payout cap (%d per box, %s) binds above ante %d: the claim must state its RTP at the stakes the profile allows (at_ante, %d to %d); computed is the figure at ante_max %d with the cap",
+				lim.MaxPayoutPerBox, g.Profile.Casino.MaxPayoutScope, above, lim.AnteMin, lim.AnteMax, lim.AnteMax))
+			c.Status, c.CapUnstated = ClaimFail, true
+			out = append(out, c)
+			continue
+		}
+		c := Decide(cl, fig, note)
+		c.AtAnte = cl.AtAnte
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// joinNote joins two parts of a claim's note.
+func joinNote(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
 }
 
 func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }

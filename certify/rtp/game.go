@@ -6,7 +6,9 @@
 // exact, and solve it once ([exact.Solve] with [Game.Qualifier]). Then:
 //
 //   - [CheckClaims] decides the profile's published RTP claims
-//     ([profile.RTPClaim]) to their stated precision.
+//     ([profile.RTPClaim]) to their stated precision, under the profile's
+//     payout cap ([DecideClaims]: a claim the binding cap changes must
+//     state the ante it holds at).
 //   - [NewTheory] indexes the solution's states; [Theory.Box] gives the
 //     exact mean and variance of a box's returns given its hole cards, the
 //     flop and the decision the player took.

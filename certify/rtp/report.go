@@ -91,6 +91,9 @@ type MathClaim struct {
 	Strategy    string `json:"strategy"`
 	Denominator string `json:"denominator"`
 	Claimed     string `json:"claimed"`
+	// AtAnte is the ante the claim is stated at, 0 for none (see
+	// [Claim]).
+	AtAnte int64 `json:"at_ante,omitempty"`
 	// Computed is the exact figure in percent rounded to the claim's
 	// precision; ComputedExact to 6 decimals more.
 	Computed      string `json:"computed,omitempty"`

@@ -61,6 +61,10 @@ func checkMathClaims(e *env, r *Requirement) (result, error) {
 		switch c.Status {
 		case rtp.ClaimFail:
 			res.status = report.Fail
+			if c.CapUnstated {
+				parts = append(parts, fmt.Sprintf("%s claimed %s%% at no stated ante: not reproduced, %s (%s%%)", c.Name, c.Claimed, c.Note, c.Computed))
+				continue
+			}
 			parts = append(parts, fmt.Sprintf("%s claimed %s%%, computed %s%% (%s%%): not reproduced", c.Name, c.Claimed, c.Computed, c.ComputedExact))
 		case rtp.ClaimNotChecked:
 			if res.status == report.Pass {

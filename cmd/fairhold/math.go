@@ -38,7 +38,10 @@ the outcome table under it, the house edge, the RTP per unit of total wager and
 per unit of ante, the standard deviation of one round, the AA Bonus RTP (every
 win collected; forfeited on a fold under the optimal strategy; and under the
 jointly optimal strategy for a bonus of --bonus-ratio antes), and the profile's
-published RTP claims checked to their precision.
+published RTP claims checked to their precision, under the profile's payout cap:
+when the cap binds at some ante the table allows, a claim the cap changes must
+state the ante it holds at (at_ante, docs/rules-profiles.md) and is decided
+with the cap there; a claim that states none fails.
 
 A declared strategy (--strategy: a built-in name or a file of readable rules,
 docs/math.md) is evaluated exactly too: its RTP per total wager and per ante,
@@ -311,7 +314,16 @@ func buildMathReport(g *mathGame, sol *exact.Solution, ratio *big.Rat, partial b
 		}
 		rep.StrategyByDefault = declared.byDefault
 	}
-	rep.Claims = checkClaims(g, o, rep.Strategy, rep.StrategyByDefault, partial)
+	var basic *strategy.Strategy
+	if declared != nil {
+		basic = declared.s
+	}
+	at := func(ante int64) (*rtp.Figures, error) {
+		return rtp.FiguresAt(g.game, sol.States, ante, basic, basicNote(rep.StrategyByDefault))
+	}
+	if rep.Claims, err = checkClaims(g, o, rep.Strategy, rep.StrategyByDefault, partial, at); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
@@ -359,26 +371,39 @@ func addCap(rep *rtp.MathReport, g *mathGame, sol *exact.Solution) error {
 	return nil
 }
 
+// basicNote is the note of the claims decided under the built-in
+// strategy fairhold chose (byDefault).
+func basicNote(byDefault bool) string {
+	if byDefault {
+		return "fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
+	}
+	return ""
+}
+
 // checkClaims checks each published RTP claim to its precision
-// (rtp.Figures). The "basic" claims, and the main game's
+// (rtp.DecideClaims: under the profile's payout cap; at gives the figures
+// at an ante with the cap). The "basic" claims, and the main game's
 // "side-bet-optimal" one, are decided under the declared strategy sr
 // (byDefault: the built-in one fairhold chose); without it they are
 // skipped.
-func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool) []rtp.MathClaim {
-	f := rtp.Figures{Game: g.game, Optimal: o, Basic: sr}
-	if byDefault {
-		f.BasicNote = "fairhold's default: it reproduces the seeds, it is not published (docs/math.md)"
+func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, partial bool, at func(int64) (*rtp.Figures, error)) ([]rtp.MathClaim, error) {
+	f := &rtp.Figures{Game: g.game, Optimal: o, Basic: sr, BasicNote: basicNote(byDefault)}
+	var decided []rtp.Claim
+	if !partial {
+		var err error
+		if decided, err = rtp.DecideClaims(g.game, g.prof.RTPClaims, f, at); err != nil {
+			return nil, err
+		}
 	}
 	out := []rtp.MathClaim{}
-	for _, cl := range g.prof.RTPClaims {
-		mc := rtp.MathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent}
+	for i, cl := range g.prof.RTPClaims {
+		mc := rtp.MathClaim{Name: cl.Name, Bet: cl.Bet, Strategy: cl.Strategy, Denominator: cl.Denominator, Claimed: cl.Percent, AtAnte: cl.AtAnte}
 		if partial {
 			mc.Note, mc.Status = "partial run: not checked", claimSkip
 			out = append(out, mc)
 			continue
 		}
-		fig, note := f.Claim(cl)
-		c := rtp.Decide(cl, fig, note)
+		c := decided[i]
 		mc.Computed, mc.ComputedExact, mc.Note = c.Computed, c.ComputedExact, c.Note
 		switch c.Status {
 		case rtp.ClaimPass:
@@ -390,7 +415,7 @@ func checkClaims(g *mathGame, o *exact.Outcome, sr *strategy.Result, byDefault, 
 		}
 		out = append(out, mc)
 	}
-	return out
+	return out, nil
 }
 
 func pct(f float64, d int) string { return fmt.Sprintf("%.*f%%", d, 100*f) }

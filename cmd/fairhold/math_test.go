@@ -145,7 +145,8 @@ func TestCheckClaims(t *testing.T) {
 	// Wagered W and result R with (W+R)/W = 0.9918265.
 	o.Wagered = big.NewInt(10_000_000)
 	o.Result = big.NewInt(-81_735)
-	claims := checkClaims(g, o, nil, false, false)
+	claims, err := checkClaims(g, o, nil, false, false, nil)
+	require.NoError(t, err)
 	got := map[string]rtp.MathClaim{}
 	for _, c := range claims {
 		got[c.Name] = c
@@ -172,7 +173,9 @@ func TestCheckClaims(t *testing.T) {
 			Wagered: big.NewInt(10_000_000), Result: big.NewInt(-140_000)}},
 	}
 	got = map[string]rtp.MathClaim{}
-	for _, c := range checkClaims(g, o, sr, true, false) {
+	claims, err = checkClaims(g, o, sr, true, false, nil)
+	require.NoError(t, err)
+	for _, c := range claims {
 		got[c.Name] = c
 	}
 	assert.Equal(t, claimPass, got["main-basic"].Status)
@@ -184,6 +187,50 @@ func TestCheckClaims(t *testing.T) {
 	assert.Equal(t, "98.6", got["main-side-bet-optimal"].Computed)
 	assert.Contains(t, got["main-side-bet-optimal"].Note, "call on every bonus win")
 	assert.Equal(t, claimPass, got["main-optimal"].Status, "the optimal claims do not depend on it")
+}
+
+// A profile whose payout cap binds (1 EUR per box, the published claims
+// kept): the claims the cap changes fail for stating no ante, their
+// figure the capped one at ante_max (from at, called once); the AA Bonus
+// collected on every win, which the cap does not change, is decided as
+// before.
+func TestCheckClaimsUnderCap(t *testing.T) {
+	prof, err := profile.Builtin("casino-holdem")
+	require.NoError(t, err)
+	prof = prof.Clone()
+	prof.Casino.Limits.MaxPayoutPerBox = 100
+	g, err := mathParams(prof)
+	require.NoError(t, err)
+	outcome := func(ante, wagered, result int64) *exact.Outcome {
+		return &exact.Outcome{Ante: ante, Deals: 100, States: 100, BonusReturnAll: 93, BonusReturnForfeit: 91,
+			Wagered: big.NewInt(wagered), Result: big.NewInt(result)}
+	}
+	// Uncapped 99.18265%; at ante 50,000 with the cap 39.37%, forfeit 60%.
+	o := outcome(1, 10_000_000, -81_735)
+	capped := outcome(50_000, 10_000_000, -6_063_000)
+	capped.BonusReturnForfeit = 60
+	var antes []int64
+	at := func(ante int64) (*rtp.Figures, error) {
+		antes = append(antes, ante)
+		return &rtp.Figures{Game: g.game, Optimal: capped}, nil
+	}
+	claims, err := checkClaims(g, o, nil, false, false, at)
+	require.NoError(t, err)
+	got := map[string]rtp.MathClaim{}
+	for _, c := range claims {
+		got[c.Name] = c
+	}
+	assert.Equal(t, []int64{50_000}, antes)
+	mo := got["main-optimal"]
+	assert.Equal(t, claimFail, mo.Status, "99.18%% without the cap: %s", mo.Note)
+	assert.Equal(t, "39.37", mo.Computed)
+	assert.Contains(t, mo.Note, "the payout cap (100 per box, winnings) binds above ante 0: the claim must state its RTP at the stakes the profile allows")
+	assert.Equal(t, claimFail, got["aa-bonus-optimal"].Status)
+	assert.Equal(t, "60.0", got["aa-bonus-optimal"].Computed)
+	assert.Equal(t, "93.00", got["aa-bonus-side-bet-optimal"].Computed, "the cap does not change it: decided as before")
+	assert.NotContains(t, got["aa-bonus-side-bet-optimal"].Note, "payout cap")
+	assert.Equal(t, claimSkip, got["main-basic"].Status, "no basic strategy: not decided, cap or not")
+	assert.ErrorIs(t, claimsResult(claims), errVerificationFailed)
 }
 
 func TestMathProfileFile(t *testing.T) {

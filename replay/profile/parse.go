@@ -304,6 +304,9 @@ func (p *Profile) Validate() error {
 		if names[c.Name] {
 			return fe(f+".name", "%q appears twice", c.Name)
 		}
+		if err := c.validateAnte(f, p.Casino); err != nil {
+			return err
+		}
 		names[c.Name] = true
 	}
 	return nil
@@ -562,6 +565,22 @@ func (c *RTPClaim) validate(path string) error {
 	case "ante+call", "ante", "aa-bonus":
 	default:
 		return fe("denominator", "%q: want \"ante+call\", \"ante\" or \"aa-bonus\"", c.Denominator)
+	}
+	return nil
+}
+
+// validateAnte checks the claim's at_ante against the stakes the table
+// allows.
+func (c *RTPClaim) validateAnte(path string, cs *Casino) error {
+	field := join(path, "at_ante")
+	switch {
+	case c.AtAnte == 0:
+		return nil
+	case cs == nil:
+		return &FieldError{Field: field, Reason: fmt.Sprintf("%d: only a Casino Hold'em claim is stated at an ante", c.AtAnte)}
+	case c.AtAnte < cs.Limits.AnteMin || c.AtAnte > cs.Limits.AnteMax:
+		return &FieldError{Field: field, Reason: fmt.Sprintf("%d: want an ante the profile allows, %d to %d (casino.limits)",
+			c.AtAnte, cs.Limits.AnteMin, cs.Limits.AnteMax)}
 	}
 	return nil
 }

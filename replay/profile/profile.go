@@ -204,6 +204,11 @@ type RTPClaim struct {
 	// main-game wager), "ante", or "aa-bonus".
 	Denominator string `json:"denominator"`
 	Source      string `json:"source"`
+	// AtAnte is the ante (minor units) the figure is stated at, 0 for
+	// none. A Casino Hold'em claim is decided under the profile's payout
+	// cap at this ante; when the cap can bind at some ante the profile
+	// allows, a claim whose figure the cap changes must state it.
+	AtAnte int64 `json:"at_ante,omitempty"`
 }
 
 // Threshold is a minimum hand: a category, and for one pair optionally the

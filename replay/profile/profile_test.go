@@ -125,6 +125,10 @@ func TestBadProfiles(t *testing.T) {
 		{"casino-holdem", "extra", true, "extra", "unknown field"},
 		{"casino-holdem", "rtp_claims", []any{map[string]any{"name": "x", "bet": "main", "strategy": "optimal", "percent": "99.18", "decimals": 1, "denominator": "ante+call", "source": ""}}, "rtp_claims[0].decimals", "decimal places"},
 		{"casino-holdem", "rtp_claims", []any{map[string]any{"name": "x", "bogus": 1}}, "rtp_claims[0].bogus", "unknown field"},
+		{"casino-holdem", "rtp_claims", []any{claimAt(50)}, "rtp_claims[0].at_ante", "want an ante the profile allows, 100 to 50000"},
+		{"casino-holdem", "rtp_claims", []any{claimAt(50_001)}, "rtp_claims[0].at_ante", "want an ante the profile allows"},
+		{"casino-holdem", "rtp_claims", []any{claimAt(-100)}, "rtp_claims[0].at_ante", "want an ante the profile allows"},
+		{"double-holdem", "rtp_claims", []any{claimAt(100)}, "rtp_claims[0].at_ante", "only a Casino Hold'em claim"},
 		{"double-holdem", "double.structure", "spread-limit", "double.structure", "want"},
 		{"double-holdem", "double.big_blind", 10, "double.big_blind", "at least small_blind"},
 		{"double-holdem", "double.rake.rate_bp", 10001, "double.rake.rate_bp", "basis points"},
@@ -272,4 +276,22 @@ func TestDocsCoverEveryField(t *testing.T) {
 	}
 	walk(reflect.TypeOf(Profile{}))
 	assert.Greater(t, len(seen), 6)
+}
+
+// claimAt is a well-formed claim stated at ante.
+func claimAt(ante int64) map[string]any {
+	return map[string]any{"name": "x", "bet": "main", "strategy": "optimal", "percent": "99.18", "decimals": 2,
+		"denominator": "ante+call", "source": "", "at_ante": ante}
+}
+
+// A claim stated at an ante the table allows parses and keeps it; without
+// one the canonical form has no at_ante (the built-in hashes stand).
+func TestClaimAtAnte(t *testing.T) {
+	p, err := Parse(mutate(t, "casino-holdem", "rtp_claims", []any{claimAt(500)}))
+	require.NoError(t, err)
+	assert.EqualValues(t, 500, p.RTPClaims[0].AtAnte)
+	assert.Contains(t, string(p.Canonical()), `"at_ante":500`)
+	b, err := Builtin("casino-holdem")
+	require.NoError(t, err)
+	assert.NotContains(t, string(b.Canonical()), "at_ante")
 }
