@@ -572,12 +572,13 @@ func TestFairnessVectors(t *testing.T) {
 
 // A "success" vector with fewer claimed cards than it deals, none
 // included, still expects success (every check passes), and its verdict
-// is "partial" with every position left out unchecked (docs/fairness.md
-// section 14; vectors/README.md).
+// is "partial" with every position left out unchecked; so is one whose
+// server seed nothing binds (no commitment, no chain), every card claimed
+// or not (docs/fairness.md section 14; vectors/README.md).
 func TestFairnessSuccessWithoutCardsIsPartial(t *testing.T) {
 	vs, err := vectors.Fairness()
 	require.NoError(t, err)
-	none, some, all := 0, 0, 0
+	none, some, all, unbound := 0, 0, 0, 0
 	for _, v := range vs {
 		if v.Expect != vectors.FairnessSuccess {
 			continue
@@ -600,6 +601,13 @@ func TestFairnessSuccessWithoutCardsIsPartial(t *testing.T) {
 			some++
 			assert.Equal(t, check.VerdictPartial, r.Verdict(), v.ID)
 			assert.Len(t, r.Unchecked, c.Count-len(c.Cards), v.ID)
+		case c.Commitment == nil && c.ChainAnchor == nil:
+			// Every card claimed, but nothing binds the seed: partial
+			// (docs/fairness.md section 14).
+			unbound++
+			assert.True(t, r.Unbound, v.ID)
+			assert.Equal(t, check.VerdictPartial, r.Verdict(), v.ID)
+			assert.Nil(t, r.Unchecked, v.ID)
 		default:
 			all++
 			assert.Equal(t, check.VerdictVerified, r.Verdict(), v.ID)
@@ -609,6 +617,7 @@ func TestFairnessSuccessWithoutCardsIsPartial(t *testing.T) {
 	assert.Positive(t, none)
 	assert.Positive(t, some)
 	assert.Positive(t, all)
+	assert.Positive(t, unbound)
 }
 
 // The done-when figures, straight from the reference README.

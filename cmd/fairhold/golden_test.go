@@ -54,7 +54,8 @@ func TestGoldenJSON(t *testing.T) {
 			"--commitment", workedCommitment, "--json"}}, // nothing dealt: verified
 		{name: "verify-failed", args: verifyArgs("--commitment", flip(workedCommitment, 5), "--cards", "As Ks Qs Js Ts 9s 8s"), code: exitVerified},
 		{name: "verify-stake", args: []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1",
-			"--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h", "--json"}},
+			"--commitment", stakeCommitment, "--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h", "--json"}},
+		{name: "verify-unbound", args: verifyArgs("--cards", workedCards), code: exitVerified}, // nothing binds the seed: partial
 		{name: "verify-link", args: verifyArgs("--commitment", workedCommitment, "--cards", "3s 8h 4h", "--link", "--page-url", "https://verify.example/")},
 		{name: "eval", args: []string{"eval", "Ah Ad 7c 7d 2s 3h 9c", "--json"}},
 		{name: "math-partial", args: []string{"math", "casino-holdem", "--json", "--max-flop-classes", "1"}},

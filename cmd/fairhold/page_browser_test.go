@@ -490,6 +490,20 @@ func TestPageInChromium(t *testing.T) {
 		assert.Contains(t, got.Agree, "dealt cards differ")
 	})
 
+	// A round nothing binds (no commitment, no chain): every card matches
+	// the seed, but the page cannot check it, and never says verified.
+	t.Run("unbound", func(t *testing.T) {
+		r, v := pageRound(t, "v1-casino-nonce-2")
+		r.Cards = v.Expected.Cards
+		r.Commitment = ""
+		got := b.open(b.httpURL, r)
+		assert.Equal(t, "partial", got.Verdict, got.Text)
+		assert.Contains(t, got.Text, "Cannot check: nothing binds the server seed")
+		assert.NotContains(t, got.Text, "Verified")
+		assert.Contains(t, got.Checks, "cards:true")
+		assert.True(t, got.AgreeOK, got.Agree)
+	})
+
 	// What the player says they were paid, compared with the settlement.
 	t.Run("paid", func(t *testing.T) {
 		r, v := pageRound(t, "v1-casino-nonce-2")

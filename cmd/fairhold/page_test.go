@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
+	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/vectors"
 )
 
@@ -241,6 +242,7 @@ func TestPageLinkJSON(t *testing.T) {
 		Verdict string `json:"verdict"`
 		Link    string `json:"link"`
 		RoundID string `json:"round_id"`
+		Unbound string `json:"unbound"`
 	}
 	decode := func(t *testing.T, stdout string) result {
 		t.Helper()
@@ -261,7 +263,8 @@ func TestPageLinkJSON(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	assert.True(t, strings.HasPrefix(stdout, "{\n  \"verdict\": \"ok\",\n  \"link\": "), stdout)
 	r := decode(t, stdout)
-	assert.Equal(t, result{Verdict: verdictOK, Link: strings.TrimSpace(plain)}, r)
+	// Nothing binds this claim's seed (no commitment): "unbound" says so.
+	assert.Equal(t, result{Verdict: verdictOK, Link: strings.TrimSpace(plain), Unbound: check.UnboundReason}, r)
 	assert.NotContains(t, stdout, "round_id", "a claim has no round id")
 
 	dir := t.TempDir()

@@ -36,6 +36,10 @@ type pageLinkResult struct {
 	// RoundID is the logged round's id (replay --explain); verify's claim
 	// has none.
 	RoundID string `json:"round_id,omitempty"`
+	// Unbound is check.UnboundReason when nothing binds the round's
+	// server seed (no commitment, no chain anchor): the page says it
+	// cannot check the round. Empty otherwise.
+	Unbound string `json:"unbound,omitempty"`
 }
 
 // verifyLink prints the page link of verify's flags when --link is given;
@@ -131,18 +135,28 @@ func cardNamesOf(s string) ([]string, error) {
 }
 
 // printPageLink checks that the page can read r and prints its link: the
-// URL alone, or with --json a pageLinkResult with roundID.
+// URL alone, or with --json a pageLinkResult with roundID. When nothing
+// binds the round's server seed, the page will say it cannot check the
+// round: a note on stderr says so (and, with --json, "unbound").
 func printPageLink(cmd *cobra.Command, base string, r pageround.Round, roundID string) error {
-	if v := pageround.Verify(r); v.Result == "error" {
+	v := pageround.Verify(r)
+	if v.Result == "error" {
 		return usageErrorf("the round cannot be checked: %s", v.Error)
 	}
 	link, err := pageround.Link(base, r)
 	if err != nil {
 		return err
 	}
+	if v.Unbound != "" {
+		hint := "give --commitment, or --chain-anchor"
+		if roundID != "" {
+			hint = "the log records none"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "fairhold: note: the page will say it cannot check this round: %s (%s)\n", v.Unbound, hint)
+	}
 	w := cmd.OutOrStdout()
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
-		return writeResult(w, verdictOK, pageLinkResult{Link: link, RoundID: roundID})
+		return writeResult(w, verdictOK, pageLinkResult{Link: link, RoundID: roundID, Unbound: v.Unbound})
 	}
 	_, err = fmt.Fprintln(w, link)
 	return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -52,11 +53,20 @@ deals, none included, is a partial claim: the first positions are checked, the
 rest are listed as not checked, and the verdict is "partial", which exits 3
 unless --allow-partial; more cards than the round deals is a usage error.
 Without --game and --count the round deals exactly the cards claimed: none
-without --cards, and then the other checks alone give "verified". The verdict is "verified", "partial" or "failed"
-("verdict" in --json, docs/fairness.md section 19).
+without --cards, and then the other checks alone give "verified".
 
-Exit codes: 0 verified (or partial with --allow-partial), 3 a check failed
-or a partial claim, 2 malformed input (the message names the flag).`,
+Nothing binds the server seed without --commitment or --chain-anchor: the
+operator could have chosen it after seeing the client seeds, so cards that
+follow from it prove nothing. Such a round cannot be checked, whatever its
+checks say: the verdict is "partial" ("unbound" in --json names what is
+missing) and it exits 3, with or without --allow-partial.
+
+The verdict is "verified", "partial" or "failed" ("verdict" in --json,
+docs/fairness.md section 19).
+
+Exit codes: 0 verified (or partial with --allow-partial, when a commitment
+or chain anchor binds the seed), 3 a check failed, a partial claim or a
+seed nothing binds, 2 malformed input (the message names the flag).`,
 		Example: `  # the commitment alone (nothing dealt): verified
   fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
@@ -170,19 +180,21 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		for _, n := range out.Notes {
 			fmt.Fprintf(&b, "note: %s\n", n)
 		}
-		switch out.Verdict {
-		case check.VerdictVerified:
+		cardsPartial := len(out.UncheckedPositions) > 0
+		switch {
+		case out.Verdict == check.VerdictVerified:
 			b.WriteString("verified\n")
-		case check.VerdictPartial:
-			if out.Claimed == 0 {
-				fmt.Fprintf(&b, "partial: none of the %d cards claimed; not checked: %s\n",
-					out.Count, strings.Join(out.UncheckedPositions, "; "))
-				break
-			}
+		case out.Verdict == check.VerdictPartial && cardsPartial && out.Claimed == 0:
+			fmt.Fprintf(&b, "partial: none of the %d cards claimed; not checked: %s\n",
+				out.Count, strings.Join(out.UncheckedPositions, "; "))
+		case out.Verdict == check.VerdictPartial && cardsPartial:
 			fmt.Fprintf(&b, "partial: %d of the %d cards claimed and checked (%s); not checked: %s\n",
 				out.Claimed, out.Count, strings.Join(out.CheckedPositions, "; "), strings.Join(out.UncheckedPositions, "; "))
-		default:
+		case out.Verdict == check.VerdictFailed:
 			b.WriteString("NOT verified\n")
+		}
+		if out.Verdict == check.VerdictPartial && out.Unbound != "" {
+			fmt.Fprintf(&b, "cannot check: %s\n", out.Unbound)
 		}
 		if _, err := fmt.Fprint(cmd.OutOrStdout(), b.String()); err != nil {
 			return err
@@ -191,6 +203,9 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	switch {
 	case out.Verdict == check.VerdictFailed:
 		return errVerificationFailed
+	case out.Verdict == check.VerdictPartial && out.Unbound != "":
+		// --allow-partial accepts fewer cards, never a seed nothing binds.
+		return &exitErr{code: exitVerified, err: errUnbound}
 	case out.Verdict == check.VerdictPartial && !v.allowPartial:
 		if out.Claimed == 0 {
 			return &exitErr{code: exitVerified, err: fmt.Errorf("partial claim: none of the %d cards the round deals (give --cards); --allow-partial accepts it", out.Count)}
@@ -199,6 +214,11 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	}
 	return nil
 }
+
+// errUnbound is verify's error for a round whose server seed nothing
+// binds (check.Result.Unbound): it cannot be checked, with or without
+// --allow-partial.
+var errUnbound = errors.New("cannot check: nothing binds the server seed: give --commitment (or --chain-anchor, the hash chain's anchor)")
 
 // parseClaimedCards parses a card list in any notation of docs/cards.md. A
 // repeated card is malformed, except for schemes that draw with

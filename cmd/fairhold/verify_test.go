@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/seed"
 	"github.com/stretchr/testify/assert"
@@ -13,9 +14,18 @@ import (
 
 const workedCommitment = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
 
+// stakeCommitment is SHA-256 of stakeSeed's bytes.
+const stakeCommitment = "32ed40335ed5dfe5cc800f4b8ed008ca1e0ae51620aaa0b9bf9995fb5b551fb5"
+
 func verifyArgs(extra ...string) []string {
 	return append([]string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1",
 		"--game", "casino-holdem", "--json"}, extra...)
+}
+
+// boundArgs are verifyArgs with the worked example's commitment, which
+// binds its server seed.
+func boundArgs(extra ...string) []string {
+	return verifyArgs(append([]string{"--commitment", workedCommitment}, extra...)...)
 }
 
 func dealtCards(t *testing.T) []string {
@@ -49,8 +59,9 @@ func TestVerify(t *testing.T) {
 			map[string]bool{"commitment": true, "cards": false}},
 		{"reused nonce", []string{"--used-nonces", "0,1,2"}, 3, false, map[string]bool{"nonce-unused": false}},
 		{"fresh nonce", []string{"--used-nonces", "0,2"}, 3, false, map[string]bool{"nonce-unused": true}},
-		{"beacon after commitment", []string{"--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:00Z", "--allow-partial"}, 0, false,
-			map[string]bool{"beacon-signature": true, "beacon-after-commitment": true}},
+		{"beacon after commitment", []string{"--commitment", workedCommitment, "--beacon-round", "1000", "--beacon-signature", quicknetSig,
+			"--committed-at", "2023-08-23T15:59:00Z", "--allow-partial"}, 0, false,
+			map[string]bool{"commitment": true, "beacon-signature": true, "beacon-after-commitment": true}},
 		{"beacon before commitment", []string{"--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T16:00:00Z"}, 3, false,
 			map[string]bool{"beacon-signature": true, "beacon-after-commitment": false}},
 		{"bad beacon", []string{"--beacon-round", "1000", "--beacon-signature", flip(quicknetSig, 9), "--cards", strings.Join(cards, " ")}, 3, false,
@@ -160,7 +171,8 @@ func TestVerifyChain(t *testing.T) {
 }
 
 func TestVerifyStakeRepeats(t *testing.T) {
-	args := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json"}
+	args := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json",
+		"--commitment", stakeCommitment}
 	out, stderr, code := runCLI(append(args, "--cards", "Qd Ks 6d Qh 2h 4s 8h 5d 9c 7h")...)
 	require.Equal(t, 0, code, stderr)
 	var o check.Verdict
@@ -171,9 +183,7 @@ func TestVerifyStakeRepeats(t *testing.T) {
 	assert.Contains(t, o.Notes[0], "replacement")
 	assert.Contains(t, o.Notes[1], "1.2e-08")
 	// 52 draws with replacement repeat a card: the audit check fails.
-	_, _, code = runCLI(append(args, "--count", "52")...)
-	assert.Equal(t, 2, code, "nothing to verify without claims")
-	out, _, code = runCLI(append(args, "--count", "52", "--used-nonces", "7")...)
+	out, _, code = runCLI(append(args, "--count", "52")...)
 	assert.Equal(t, 3, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.False(t, o.Verified)
@@ -231,7 +241,7 @@ const workedCards = "3s 8h 4h Th Tc 4s 3d 5d Qc"
 
 func TestVerifyPartial(t *testing.T) {
 	// Four of nine cards: partial, exit 3 unless --allow-partial.
-	out, stderr, code := runCLI(verifyArgs("--cards", "3s 8h 4h Th")...)
+	out, stderr, code := runCLI(boundArgs("--cards", "3s 8h 4h Th")...)
 	assert.Equal(t, exitVerified, code)
 	assert.Contains(t, stderr, "--allow-partial")
 	var o check.Verdict
@@ -243,26 +253,26 @@ func TestVerifyPartial(t *testing.T) {
 	assert.Equal(t, []string{"player, first hole card", "player, second hole card", "dealer, first card", "dealer, second card"}, o.CheckedPositions)
 	assert.Equal(t, []string{"flop, first card", "flop, second card", "flop, third card", "turn", "river"}, o.UncheckedPositions)
 
-	out, stderr, code = runCLI(verifyArgs("--cards", "3s 8h 4h Th", "--allow-partial")...)
+	out, stderr, code = runCLI(boundArgs("--cards", "3s 8h 4h Th", "--allow-partial")...)
 	assert.Equal(t, 0, code, stderr)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.Equal(t, "partial", o.Verdict)
 
 	// In text: the verdict line says partial, never "verified".
-	text := []string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--game", "casino-holdem"}
+	text := []string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--game", "casino-holdem", "--commitment", workedCommitment}
 	out, _, code = runCLI(append(text, "--cards", "3s 8h 4h Th")...)
 	assert.Equal(t, exitVerified, code)
 	assert.Contains(t, out, "partial: 4 of the 9 cards claimed and checked (player, first hole card; player, second hole card; dealer, first card; dealer, second card); not checked: flop, first card;")
 	assert.NotRegexp(t, `(?m)^verified$`, out)
 
 	// A partial claim with a wrong card fails (exit 3 even with --allow-partial).
-	out, _, code = runCLI(verifyArgs("--cards", "3s 8h Th 4h", "--allow-partial")...)
+	out, _, code = runCLI(boundArgs("--cards", "3s 8h Th 4h", "--allow-partial")...)
 	assert.Equal(t, exitVerified, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.Equal(t, "failed", o.Verdict)
 
 	// The whole round: verified.
-	out, _, code = runCLI(verifyArgs("--cards", workedCards)...)
+	out, _, code = runCLI(boundArgs("--cards", workedCards)...)
 	assert.Equal(t, 0, code)
 	o = check.Verdict{}
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -276,7 +286,8 @@ func TestVerifyPartial(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "10 cards claimed, but the round deals 9")
 	// With --count: a raw deal of 12 cards claimed 9: partial.
-	out, _, code = runCLI("verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--count", "12", "--cards", workedCards, "--json")
+	out, _, code = runCLI("verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--count", "12", "--cards", workedCards,
+		"--commitment", workedCommitment, "--json")
 	assert.Equal(t, exitVerified, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
 	assert.Equal(t, []string{"card 10", "card 11", "card 12"}, o.UncheckedPositions)
@@ -331,10 +342,11 @@ func TestVerifyCardNotations(t *testing.T) {
 		"3s8h4hThTc4s3d5dQc", "3s,8h,4h,Th,Tc,4s,3d,5d,Qc", "3S 8H 4H TH TC 4S 3D 5D QC", "3s 8h 4h 10h 10c 4s 3d 5d qc",
 		"3♠ 8♥ 4♥ T♥ T♣ 4♠ 3♦ 5♦ Q♣", "3♤8♡4♡10♡T♧4♤3♢5♢Q♧", "3s\t8h\n4h Th Tc 4s 3d 5d Qc",
 	} {
-		_, stderr, code := runCLI(verifyArgs("--cards", cards)...)
+		_, stderr, code := runCLI(boundArgs("--cards", cards)...)
 		assert.Equal(t, 0, code, "%s: %s", cards, stderr)
 	}
-	stake := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json"}
+	stake := []string{"verify", "--scheme", "stake-compat", "--server-seed", stakeSeed, "--client-seed", "bb62964774", "--nonce", "1", "--json",
+		"--commitment", stakeCommitment}
 	for _, cards := range []string{"QdKs6dQh2h4s8h5d9c7h", "qd,ks,6d,qh,2h,4s,8h,5d,9c,7h", "Q♦K♠6♦Q♥2♥4♠8♥5♦9♣7♥", "QD KS 6D QH 2H 4S 8H 5D 9C 7H"} {
 		out, stderr, code := runCLI(append(stake, "--cards", cards)...)
 		require.Equal(t, 0, code, "%s: %s", cards, stderr)
@@ -372,7 +384,7 @@ func TestVerifySettledEdges(t *testing.T) {
 		{"stake two client seeds", append(stake, "--client-seed", "a", "--client-seed", "b"), exitUsage, "--client-seed"},
 		{"stake non-UTF-8 client seed", append(stake, "--client-seed", "a\xff"), exitUsage, "--client-seed"},
 		{"v1 non-UTF-8 client seed", []string{"verify", "--server-seed", workedSeed, "--client-seed", "a\xed\xa0\x80", "--nonce", "1", "--count", "1", "--cards", "As"}, exitUsage, "--client-seed"},
-		{"fraction before the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23.5Z", "--allow-partial"), 0, ""},
+		{"fraction before the round", boundArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23.5Z", "--allow-partial"), 0, ""},
 		{"fraction after the round", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:24.001Z"), exitVerified, ""},
 		{"at the round's time", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T17:59:24+02:00"), exitVerified, ""},
 		{"comma fraction", verifyArgs("--beacon-round", "1000", "--beacon-signature", quicknetSig, "--committed-at", "2023-08-23T15:59:23,5Z"), exitUsage, "--committed-at"},
@@ -407,4 +419,71 @@ func TestVerifySettledEdges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A seed nothing binds (no --commitment, no --chain-anchor) may have been
+// chosen after the client seed was known: verify cannot check the round,
+// however well its cards match. The verdict is partial, "unbound" says
+// why, and it exits 3 even with --allow-partial; --link prints the link
+// with a note, and the page says the same.
+func TestVerifyUnbound(t *testing.T) {
+	for _, extra := range [][]string{{"--cards", workedCards}, {"--cards", workedCards, "--allow-partial"}, {"--cards", "3s 8h", "--allow-partial"}, {"--used-nonces", "5", "--allow-partial"}} {
+		out, stderr, code := runCLI(verifyArgs(extra...)...)
+		assert.Equal(t, exitVerified, code, "%v: %s", extra, stderr)
+		assert.Contains(t, stderr, "cannot check: nothing binds the server seed: give --commitment (or --chain-anchor", extra)
+		assert.NotContains(t, stderr, "--allow-partial accepts", extra)
+		var o check.Verdict
+		require.NoError(t, json.Unmarshal([]byte(out), &o), "%v", extra)
+		assert.Equal(t, check.VerdictPartial, o.Verdict, extra)
+		assert.False(t, o.Verified, extra)
+		assert.Equal(t, check.UnboundReason, o.Unbound, extra)
+		for _, c := range o.Checks {
+			assert.True(t, c.OK, "%v: %s", extra, c.Name)
+		}
+	}
+	// In text: "cannot check", never "verified"; a partial claim says both.
+	text := []string{"verify", "--server-seed", workedSeed, "--client-seed", "player-seed-1", "--nonce", "1", "--game", "casino-holdem"}
+	out, _, code := runCLI(append(text, "--cards", workedCards)...)
+	assert.Equal(t, exitVerified, code)
+	assert.Equal(t, "ok    cards                    9 claimed cards equal the scheme's deal\ncannot check: "+check.UnboundReason+"\n", out)
+	out, _, code = runCLI(append(text, "--cards", "3s 8h")...)
+	assert.Equal(t, exitVerified, code)
+	assert.Contains(t, out, "\npartial: 2 of the 9 cards claimed and checked")
+	assert.Contains(t, out, "\ncannot check: nothing binds the server seed")
+	assert.NotRegexp(t, `(?m)^verified$`, out)
+	// A wrong card still fails.
+	out, _, code = runCLI(append(text, "--cards", "3s 8h 4h Th Tc 4s 3d 5d Qd")...)
+	assert.Equal(t, exitVerified, code)
+	assert.Contains(t, out, "NOT verified\n")
+	assert.NotContains(t, out, "cannot check")
+	// A commitment binds the seed; so does a chain anchor (the seed is one
+	// step from its own commitment).
+	for _, bind := range [][]string{{"--commitment", workedCommitment}, {"--chain-anchor", workedCommitment, "--chain-steps", "1"}} {
+		out, stderr, code := runCLI(verifyArgs(append(bind, "--cards", workedCards)...)...)
+		assert.Equal(t, 0, code, "%v: %s", bind, stderr)
+		var o check.Verdict
+		require.NoError(t, json.Unmarshal([]byte(out), &o))
+		assert.Equal(t, check.VerdictVerified, o.Verdict, bind)
+		assert.Empty(t, o.Unbound, bind)
+		assert.NotContains(t, out, `"unbound"`, bind)
+	}
+	// --link: the link, exit 0, and a note that the page cannot check it.
+	out, stderr, code := runCLI(append(text, "--cards", workedCards, "--link")...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `^http://127\.0\.0\.1:8080/#r=[A-Za-z0-9_-]+\n$`, out)
+	assert.Equal(t, "fairhold: note: the page will say it cannot check this round: "+check.UnboundReason+" (give --commitment, or --chain-anchor)\n", stderr)
+	r, err := pageround.Decode(strings.TrimSpace(out))
+	require.NoError(t, err)
+	pv := pageround.Verify(r)
+	assert.Equal(t, check.VerdictPartial, pv.Result)
+	assert.Equal(t, check.UnboundReason, pv.Unbound)
+	out, _, code = runCLI(append(text, "--cards", workedCards, "--link", "--json")...)
+	assert.Equal(t, 0, code)
+	var lr pageLinkResult
+	require.NoError(t, json.Unmarshal([]byte(out), &lr))
+	assert.Equal(t, check.UnboundReason, lr.Unbound)
+	// A bound round's link: no note.
+	_, stderr, code = runCLI(append(text, "--cards", workedCards, "--commitment", workedCommitment, "--link")...)
+	assert.Equal(t, 0, code)
+	assert.Empty(t, stderr)
 }

@@ -93,7 +93,9 @@ const (
 	// every position the round deals (a round that deals none: Count 0).
 	VerdictVerified = "verified"
 	// VerdictPartial: every check passed, but the round deals cards and
-	// the claimed ones cover only its first positions, or none.
+	// the claimed ones cover only its first positions, or none; or
+	// nothing binds the server seed ([Result.Unbound]): the round cannot
+	// be checked.
 	VerdictPartial = "partial"
 	// VerdictFailed: a check failed.
 	VerdictFailed = "failed"
@@ -121,7 +123,19 @@ type Result struct {
 	// Mismatches are the claimed cards that differ from the deal, in
 	// dealing order.
 	Mismatches []Mismatch `json:"-"`
+	// Unbound is true when nothing binds the server seed before the
+	// round: the claim has no commitment and no chain anchor. Such a seed
+	// can be any seed the operator chose after seeing the client seeds,
+	// so cards that follow from it prove nothing: the round cannot be
+	// checked, and its verdict is [VerdictPartial], never verified
+	// ([UnboundReason]).
+	Unbound bool `json:"-"`
 }
+
+// UnboundReason says why a round whose server seed nothing binds
+// ([Result.Unbound]) cannot be checked.
+const UnboundReason = "nothing binds the server seed: no commitment and no hash chain anchor, " +
+	"so the operator could have chosen it after seeing the client seeds"
 
 // Mismatch is a claimed card that differs from the dealt one.
 type Mismatch struct {
@@ -138,13 +152,14 @@ func (m Mismatch) String() string {
 }
 
 // Verdict returns [VerdictFailed] when a check failed, [VerdictPartial]
-// when every check passed but the claim left positions out, and
-// [VerdictVerified] otherwise.
+// when every check passed but the claim left positions out or nothing
+// binds the server seed ([Result.Unbound]), and [VerdictVerified]
+// otherwise.
 func (r Result) Verdict() string {
 	switch {
 	case !r.Verified:
 		return VerdictFailed
-	case r.Partial:
+	case r.Partial, r.Unbound:
 		return VerdictPartial
 	}
 	return VerdictVerified
@@ -364,6 +379,7 @@ func Run(c Claim) (Result, error) {
 		add(Cards, false, "not derivable: the beacon did not verify")
 	}
 	r.Randomness = randomness
+	r.Unbound = c.Commitment == nil && c.ChainAnchor == nil
 	r.Verified = true
 	for _, ch := range r.Checks {
 		r.Verified = r.Verified && ch.OK

@@ -170,13 +170,23 @@ func TestRunPositionsInWords(t *testing.T) {
 	assert.Equal(t, []string{"flop, first card", "flop, second card", "flop, third card", "turn", "river"}, r.Unchecked)
 	assert.Contains(t, r.Checks[0].Detail, "4 of the 9 cards")
 
-	// The whole round: verified.
+	// The whole round, but nothing binds the seed: partial (cannot check).
 	c.Cards = dealt
 	r, err = Run(c)
 	require.NoError(t, err)
-	assert.Equal(t, VerdictVerified, r.Verdict())
+	assert.True(t, r.Unbound)
+	assert.False(t, r.Partial)
+	assert.Equal(t, VerdictPartial, r.Verdict())
 	assert.Nil(t, r.Unchecked)
 	assert.Len(t, r.Checked, 9)
+	// The whole round with its commitment: verified.
+	commit0 := sha256.Sum256(sd)
+	c.Commitment = commit0[:]
+	r, err = Run(c)
+	require.NoError(t, err)
+	assert.False(t, r.Unbound)
+	assert.Equal(t, VerdictVerified, r.Verdict())
+	c.Commitment = nil
 
 	// No card claim while the round deals 9: partial, every position
 	// unchecked, and no cards item (nothing was compared, nothing failed).
@@ -310,4 +320,72 @@ func TestNewVerdictNoCards(t *testing.T) {
 	assert.Contains(t, string(b), `"unchecked_positions":["player, first hole card",`)
 	assert.NotContains(t, string(b), `"checked_positions"`)
 	assert.NotContains(t, string(b), `"name":"cards"`)
+}
+
+// A seed nothing binds (no commitment, no chain anchor) may have been chosen
+// after the client seeds: the round cannot be checked, however well its
+// cards match. Its verdict is partial, never verified, and the report says
+// why; a commitment or a chain anchor binds it; a failed check still fails.
+func TestRunUnbound(t *testing.T) {
+	sd := make([]byte, 32)
+	sd[0] = 7
+	commit := sha256.Sum256(sd)
+	anchor := sha256.Sum256(commit[:]) // sd is two steps from this anchor
+	l, err := layout.For(layout.CasinoHoldem, 1)
+	require.NoError(t, err)
+	base := Claim{Scheme: scheme.FairholdV1Name, ServerSeed: sd, ClientSeeds: []string{"p"}, Nonce: 3, Count: l.Count, Layout: &l}
+	dealt, err := scheme.FairholdV1{}.Deal(scheme.Input{ServerSeed: sd, ClientSeeds: base.ClientSeeds, Nonce: base.Nonce}, l.Count)
+	require.NoError(t, err)
+	base.Cards = dealt
+
+	free := base
+	r, err := Run(free)
+	require.NoError(t, err)
+	assert.True(t, r.Verified, "every check run passed")
+	assert.True(t, r.Unbound)
+	assert.Equal(t, VerdictPartial, r.Verdict())
+	v, err := NewVerdict(free, r)
+	require.NoError(t, err)
+	assert.Equal(t, VerdictPartial, v.Verdict)
+	assert.False(t, v.Verified)
+	assert.Equal(t, UnboundReason, v.Unbound)
+	assert.Nil(t, v.UncheckedPositions, "every card was claimed: only the binding is missing")
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"unbound":"nothing binds the server seed: no commitment and no hash chain anchor`)
+
+	// Nothing dealt, a nonce check alone: still nothing binds the seed.
+	r, err = Run(Claim{Scheme: base.Scheme, ServerSeed: sd, ClientSeeds: base.ClientSeeds, Nonce: 3, UsedNonces: []uint64{1}})
+	require.NoError(t, err)
+	assert.True(t, r.Unbound)
+	assert.Equal(t, VerdictPartial, r.Verdict())
+
+	bound := base
+	bound.Commitment = commit[:]
+	r, err = Run(bound)
+	require.NoError(t, err)
+	assert.False(t, r.Unbound)
+	assert.Equal(t, VerdictVerified, r.Verdict())
+	v, err = NewVerdict(bound, r)
+	require.NoError(t, err)
+	assert.Empty(t, v.Unbound)
+	b, err = json.Marshal(v)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"unbound"`)
+
+	chained := base
+	chained.ChainAnchor = anchor[:]
+	chained.ChainSteps = 2
+	r, err = Run(chained)
+	require.NoError(t, err)
+	assert.False(t, r.Unbound)
+	assert.Equal(t, VerdictVerified, r.Verdict(), r.Failed())
+
+	wrong := base
+	wrong.Cards = slices.Clone(dealt)
+	wrong.Cards[0], wrong.Cards[1] = wrong.Cards[1], wrong.Cards[0]
+	r, err = Run(wrong)
+	require.NoError(t, err)
+	assert.True(t, r.Unbound)
+	assert.Equal(t, VerdictFailed, r.Verdict())
 }

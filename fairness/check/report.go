@@ -34,9 +34,14 @@ type Verdict struct {
 	// ([Result.Verdict]).
 	Verdict string `json:"verdict"`
 	// Verified is true exactly when Verdict is "verified": every check
-	// run passed and the claimed cards cover the whole round (a round
-	// that deals no cards needs none).
+	// run passed, the claimed cards cover the whole round (a round that
+	// deals no cards needs none) and a commitment or a chain anchor binds
+	// the server seed.
 	Verified bool `json:"verified"`
+	// Unbound is [UnboundReason] when nothing binds the server seed
+	// ([Result.Unbound]): the round cannot be checked, whatever its
+	// checks say. Empty otherwise.
+	Unbound string `json:"unbound,omitempty"`
 	// Scheme is the provably-fair scheme's name.
 	Scheme string `json:"scheme"`
 	// Game is the game whose dealing order names the positions; empty for
@@ -83,6 +88,9 @@ func NewVerdict(c Claim, r Result) (Verdict, error) {
 		Verdict: r.Verdict(), Verified: r.Verdict() == VerdictVerified, Scheme: c.Scheme, Nonce: c.Nonce,
 		Count: c.Count, Checks: r.Checks, Claimed: len(c.Cards),
 		CheckedPositions: r.Checked, UncheckedPositions: r.Unchecked, Mismatches: r.Mismatches,
+	}
+	if r.Unbound {
+		v.Unbound = UnboundReason
 	}
 	if c.Layout != nil {
 		v.Game = c.Layout.Game

@@ -518,6 +518,13 @@
       } else if (res.disagree) {
         kind = "error";
         verdict.textContent = "Cannot tell: the two implementations disagree.";
+      } else if (res.go.unbound || res.js.unbound) {
+        // Nothing binds the server seed: cards that follow from it prove
+        // nothing (docs/verifier-page.md, section 3).
+        kind = "partial";
+        verdict.textContent = "Cannot check: nothing binds the server seed. The round gives no commitment and no hash chain anchor, "
+          + "so the casino could have chosen the seed after seeing yours, and the cards it deals prove nothing. "
+          + "Add the commitment the casino published before the round (or its hash chain's anchor).";
       } else if (claimed < count) {
         kind = "partial";
         verdict.textContent = claimed === 0

@@ -695,9 +695,14 @@ async function chainCheck(seed, chain) {
 //     left out (every position without claimed cards), in words (§11.1);
 //     both absent when the cards cannot be derived,
 //   mismatches: [{position, claimed, dealt, shown}] for a cards failure, in
-//     dealing order (shown = claimed: the card the player was shown) }.
+//     dealing order (shown = claimed: the card the player was shown),
+//   unbound: true when nothing binds the server seed (no commitment and no
+//     chain), absent otherwise }.
 // "partial": every check passed but fewer cards were claimed than dealt,
-// none included (a vector always deals count >= 1 cards).
+// none included (a vector always deals count >= 1 cards); or every check
+// passed but nothing binds the server seed: without a commitment or a chain
+// it may have been chosen after the client seeds were known, so the round
+// cannot be checked (§14), however well its cards match.
 async function checkVector(v, opts = {}) {
   let r;
   try {
@@ -821,16 +826,22 @@ async function checkVector(v, opts = {}) {
 
   const failures = checks.filter((c) => c.ok === false).map((c) => c.name);
   const unchecked = checks.filter((c) => c.ok === null).map((c) => c.name);
-  const verdict = failures.length ? "failure" : partial ? "partial" : "success";
+  // Nothing binds the server seed without a commitment or a chain (§14).
+  const unbound = !r.commitment && !r.chain;
+  if (unbound) result.unbound = true;
+  const verdict = failures.length ? "failure" : partial || unbound ? "partial" : "success";
+  const notChecked = unchecked.length ? `; not checked: ${unchecked.join(", ")}` : "";
   const reason = failures.length
     ? `failed: ${failures.join(", ")}`
-    : partial
-      ? (nClaimed === 0
-        ? `the claim has none of the round's ${r.count} cards: no card was checked`
-        : `the claim has ${nClaimed} of the round's ${r.count} cards`) + (unchecked.length ? `; not checked: ${unchecked.join(", ")}` : "")
-      : unchecked.length
-        ? `every check run passed; not checked: ${unchecked.join(", ")}`
-        : "every check passed";
+    : unbound
+      ? `cannot check: nothing binds the server seed (no commitment, no chain)${notChecked}`
+      : partial
+        ? (nClaimed === 0
+          ? `the claim has none of the round's ${r.count} cards: no card was checked`
+          : `the claim has ${nClaimed} of the round's ${r.count} cards`) + notChecked
+        : unchecked.length
+          ? `every check run passed${notChecked}`
+          : "every check passed";
   return { verdict, checks, failures, unchecked, reason, expected, ...result, mismatches };
 }
 

@@ -170,6 +170,29 @@ test("a claim without cards is partial: every position unchecked, no cards check
   assert.deepEqual(bad.failures, ["commitment"]);
 });
 
+test("a seed nothing binds (no commitment, no chain) cannot be checked: partial, never success (§14)", async () => {
+  const v = { ...strip(vector("v1-worked-example")), claimed_cards: ["3s", "8h", "4h", "Th", "Tc", "4s", "3d", "5d", "Qc"] };
+  assert.equal((await checkVector(v)).verdict, "success", "bound by the commitment, every card claimed");
+  const { commitment, ...free } = v;
+  const r = await checkVector(free);
+  assert.equal(r.verdict, "partial");
+  assert.equal(r.unbound, true);
+  assert.deepEqual(r.failures, []);
+  assert.equal(r.checks.find((c) => c.name === "cards").ok, true, "the cards do follow from the seed");
+  assert.equal(r.unchecked_positions, undefined, "every card was claimed");
+  assert.match(r.reason, /^cannot check: nothing binds the server seed/);
+  // A chain binds it as a commitment does.
+  const c = strip(vector("v1-chain-search"));
+  assert.equal(c.commitment, undefined);
+  const chained = await checkVector(c);
+  assert.equal(chained.unbound, undefined);
+  assert.notEqual(chained.reason.slice(0, 12), "cannot check");
+  // A failed check still fails.
+  const bad = await checkVector({ ...free, claimed_cards: ["3s", "8h", "4h", "Th", "Tc", "4s", "3d", "5d", "Qd"] });
+  assert.equal(bad.verdict, "failure");
+  assert.equal(bad.unbound, true);
+});
+
 test("a partial claim with a wrong card fails, naming the position", async () => {
   const v = strip(vector("v1-worked-example"));
   const r = await checkVector({ ...v, claimed_cards: ["3s", "8h", "4h", "Th", "Ts"] });

@@ -78,10 +78,13 @@ for (const { file, v } of vectors) {
     }
 
     // A claim of fewer cards than the round deals, none included, is "partial"
-    // (a vector may say "success" for it: every check passes).
+    // (a vector may say "success" for it: every check passes); so is a round
+    // whose server seed nothing binds (no commitment, no chain: §14).
     const count = v.expected ? v.expected.cards.length : v.count;
     const partial = (v.claimed_cards || []).length < count;
-    assert.equal(r.verdict, partial && v.expect === "success" ? "partial" : v.expect, r.reason);
+    const unbound = v.commitment === undefined && v.chain === undefined;
+    assert.equal(r.unbound, unbound ? true : undefined, r.reason);
+    assert.equal(r.verdict, (partial || unbound) && v.expect === "success" ? "partial" : v.expect, r.reason);
     if (r.expected) {
       const n = (v.claimed_cards || []).length;
       assert.deepEqual(r.unchecked_positions, partial ? r.expected.positions.slice(n) : undefined);
