@@ -164,6 +164,9 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	if err != nil {
 		return err
 	}
+	if out.Verdict == check.VerdictFailed {
+		out.Notes = append(out.Notes, seedHints(c.ClientSeeds)...)
+	}
 	if v.asJSON {
 		if err := writeResult(cmd.OutOrStdout(), verdictOf(out.Verified, verdictVerified), out); err != nil {
 			return err
@@ -240,4 +243,17 @@ func parseClaimedCards(s string, withReplacement bool) ([]uint8, error) {
 		out[i] = uint8(c)
 	}
 	return out, nil
+}
+
+// seedHints name the client seeds with white space at either end: a stray
+// space, invisible where the seed was copied from, deals another deck
+// (every card then differs).
+func seedHints(seeds []string) []string {
+	var out []string
+	for i, s := range seeds {
+		if t := strings.TrimSpace(s); t != s {
+			out = append(out, fmt.Sprintf("client seed %d (%q) has white space at its start or end, which is part of the seed and changes the deck: was it meant to be %q?", i+1, s, t))
+		}
+	}
+	return out
 }
