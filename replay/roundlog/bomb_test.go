@@ -190,7 +190,12 @@ func TestChunkInflateLimit(t *testing.T) {
 	var dmg []*DamageError
 	a := allocated(func() { got, _, dmg = readAll(t, dir) })
 	t.Logf("%d bytes allocated reading the dataset", a)
-	assert.Less(t, a, uint64(32<<20), "bytes allocated")
+	// 2.4 MB here, 35 MB under the race detector; 88 MB without the limit.
+	bound := uint64(32 << 20)
+	if raceEnabled {
+		bound = 64 << 20
+	}
+	assert.Less(t, a, bound, "bytes allocated")
 	require.Len(t, dmg, 1, "%v", dmg)
 	assert.Equal(t, p, dmg[0].File)
 	assert.Equal(t, 1, dmg[0].RowGroup)
