@@ -316,7 +316,7 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		}
 		res, err := rules.Table.SettleBox(casino.Bets{Ante: b.Ante, Bonus: b.Bonus}, d, hole, dealer, board)
 		if err == nil && i < len(c.settled) {
-			c.settled[i] = boxSettled{res: res, ok: true, hole: hole, dealer: dealer, board: board}
+			c.settled[i] = settledOf(&res, hole, dealer, board)
 		}
 		if errors.Is(err, money.ErrOverflow) {
 			e.add(finding.AmountOverflow, boxField(i, "stakes"), "returns below 2^63", "overflow", err.Error())

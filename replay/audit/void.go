@@ -99,34 +99,39 @@ func (c *Checker) settleBest(r *round.Round, rules *CasinoRules, dealtOK, cardsO
 		if dealtOK {
 			hole = [2]card.Card{card.Card(d[2*i]), card.Card(d[2*i+1])}
 		}
-		bets := casino.Bets{Ante: b.Ante, Bonus: b.Bonus}
-		var call, fold casino.BoxResult
-		var err1, err2 error
-		// checkBox settled the logged decision on these cards: only the
-		// other one is settled here (a fold costs no hand evaluation).
-		s := &c.settled[i]
-		reuse := s.ok && s.hole == hole && s.dealer == dealer && s.board == board && s.res.Ante == b.Ante && s.res.Bonus == b.Bonus
-		if reuse && s.res.Decision == "call" {
-			call = s.res
-		} else {
-			call, err1 = rules.Table.SettleBox(bets, casino.Call, hole, dealer, board)
+		// The call's settlement: checkBox's when it settled a call on these
+		// cards and stakes, otherwise the rules engine's. A fold follows
+		// from it: the ante lost, the AA Bonus paid as under the call
+		// unless the profile forfeits it on a fold (the payout cap touches
+		// ANTE and CALL only).
+		call := c.settled[i]
+		if !(call.ok && call.isCall && call.hole == hole && call.dealer == dealer && call.board == board && call.ante == b.Ante && call.bonus == b.Bonus) {
+			res, err := rules.Table.SettleBox(casino.Bets{Ante: b.Ante, Bonus: b.Bonus}, casino.Call, hole, dealer, board)
+			if err != nil {
+				return
+			}
+			call = settledOf(&res, hole, dealer, board)
 		}
-		if reuse && s.res.Decision == "fold" {
-			fold = s.res
-		} else {
-			fold, err2 = rules.Table.SettleBox(bets, casino.Fold, hole, dealer, board)
-		}
-		if err1 != nil || err2 != nil {
+		callStake, err1 := money.Add(call.ante, call.call)
+		callStake, err2 := money.Add(callStake, call.bonus)
+		callRet, err3 := money.Add(call.anteRet, call.callRet)
+		callRet, err4 := money.Add(callRet, call.bonusRet)
+		foldStake, err5 := money.Add(b.Ante, b.Bonus)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
 			return
 		}
-		best, worst := &call, &fold
-		if fold.Returned()-fold.Staked() > call.Returned()-call.Staked() {
-			best, worst = &fold, &call
+		foldRet := call.bonusRet
+		if rules.forfeit {
+			foldRet = 0
 		}
-		w, err1 := money.Sum(out.Wagered, best.Ante, best.Call, best.Bonus)
-		ret, err2 := money.Sum(out.Returned, best.AnteReturn, best.CallReturn, best.BonusReturn)
-		base, err3 := money.Sum(out.Base, b.Ante, b.Bonus)
-		wn, err4 := money.Sum(out.Worst, worst.AnteReturn, worst.CallReturn, worst.BonusReturn, -worst.Ante, -worst.Call, -worst.Bonus)
+		bestStake, bestRet, worstStake, worstRet := callStake, callRet, foldStake, foldRet
+		if foldRet-foldStake > callRet-callStake {
+			bestStake, bestRet, worstStake, worstRet = foldStake, foldRet, callStake, callRet
+		}
+		w, err1 := money.Add(out.Wagered, bestStake)
+		ret, err2 := money.Add(out.Returned, bestRet)
+		base, err3 := money.Add(out.Base, foldStake)
+		wn, err4 := money.Add(out.Worst, worstRet-worstStake)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			return
 		}
@@ -136,11 +141,17 @@ func (c *Checker) settleBest(r *round.Round, rules *CasinoRules, dealtOK, cardsO
 	c.ifPlayed = out
 }
 
-// boxSettled is a box's settlement by checkBox, with the cards it used.
+// boxSettled is a box's settlement by checkBox (its amounts), with the
+// cards it used.
 type boxSettled struct {
-	res    casino.BoxResult
-	ok     bool
-	hole   [2]card.Card
-	dealer [2]card.Card
-	board  [5]card.Card
+	ok, isCall                 bool
+	ante, call, bonus          int64
+	anteRet, callRet, bonusRet int64
+	hole, dealer               [2]card.Card
+	board                      [5]card.Card
+}
+
+func settledOf(r *casino.BoxResult, hole, dealer [2]card.Card, board [5]card.Card) boxSettled {
+	return boxSettled{ok: true, isCall: r.Decision == "call", ante: r.Ante, call: r.Call, bonus: r.Bonus,
+		anteRet: r.AnteReturn, callRet: r.CallReturn, bonusRet: r.BonusReturn, hole: hole, dealer: dealer, board: board}
 }

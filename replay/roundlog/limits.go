@@ -44,53 +44,57 @@ const sliceReadBuffer = 64 << 10
 func checkSizes(r *round.Round) badValue {
 	f := &r.Fairness
 	// One comparison for the usual round: the lengths' bitwise or is at
-	// least the longest of them.
+	// least the longest of them. Free texts are checked for UTF-8 here;
+	// the texts of a fixed form (hex digits, times, cards, names of
+	// games, schemes, chains, decisions) only for their length: each is
+	// parsed strictly where it is used, and a byte outside its form, UTF-8
+	// or not, is damage there.
 	var t textScan
 	t.add(r.RoundID)
-	t.add(r.Game)
+	t.size(r.Game)
 	t.add(r.TableID)
-	t.add(r.Time)
+	t.size(r.Time)
 	t.add(r.Currency)
 	t.add(r.Profile)
-	t.add(r.ProfileHash)
+	t.size(r.ProfileHash)
 	t.add(r.VoidReason)
-	t.add(f.Scheme)
-	t.add(f.Commitment)
-	t.add(f.CommittedAt)
-	t.add(f.ServerSeed)
-	t.add(f.RevealedAt)
-	t.add(f.BeaconChain)
-	t.add(f.BeaconSignature)
-	t.add(f.BeaconPreviousSignature)
+	t.size(f.Scheme)
+	t.size(f.Commitment)
+	t.size(f.CommittedAt)
+	t.size(f.ServerSeed)
+	t.size(f.RevealedAt)
+	t.size(f.BeaconChain)
+	t.size(f.BeaconSignature)
+	t.size(f.BeaconPreviousSignature)
 	for _, s := range f.ClientSeeds {
 		t.add(s)
 	}
 	for _, s := range r.Dealer {
-		t.add(s)
+		t.size(s)
 	}
 	for _, s := range r.Board {
-		t.add(s)
+		t.size(s)
 	}
 	for i := range r.Boxes {
 		b := &r.Boxes[i]
 		t.add(b.PlayerID)
-		t.add(b.Decision)
+		t.size(b.Decision)
 		for _, s := range b.Cards {
-			t.add(s)
+			t.size(s)
 		}
 	}
 	if d := r.Double; d != nil {
 		for i := range d.Seats {
 			s := &d.Seats[i]
 			t.add(s.PlayerID)
-			t.add(s.BonusCard)
+			t.size(s.BonusCard)
 			for _, c := range s.Cards {
-				t.add(c)
+				t.size(c)
 			}
 		}
 		for i := range d.Actions {
-			t.add(d.Actions[i].Street)
-			t.add(d.Actions[i].Kind)
+			t.size(d.Actions[i].Street)
+			t.size(d.Actions[i].Kind)
 		}
 	}
 	if t.or <= maxFieldBytes && !t.invalid {
@@ -112,6 +116,9 @@ func (t *textScan) add(s string) {
 		t.invalid = true
 	}
 }
+
+// size gathers the length of a text of a fixed form (see checkSizes).
+func (t *textScan) size(s string) { t.or |= len(s) }
 
 // badText finds the value checkSizes found too long or not UTF-8, the
 // first in column order.
