@@ -162,7 +162,7 @@ func categoryFigures(c hand.Census) (map[string]uint64, map[string]int) {
 }
 
 func printSelftest(w io.Writer, rep *hand.Selftest) {
-	fmt.Fprintln(w, "Exhaustive hand enumeration against published counts (Alspach; reference README §1)")
+	fmt.Fprintln(w, "Exhaustive hand enumeration against published counts (Alspach, \"7-Card Poker Hands\")")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-34s %13s %13s  %s\n", "check", "counted", "published", "result")
 	failed := 0

@@ -265,7 +265,7 @@ Families with many P-values (148 non-overlapping templates, random excursion
 states) are shown by their worst member unless --all. Exit status 3 when a
 suite fails.`,
 		Example: `  fairhold stats nist --sequences 100 --bits 1000000
-  fairhold stats nist --ascii ../shared/reference/nist/data.e --sequences 1`,
+  fairhold stats nist --ascii data.e --sequences 1   # NIST STS sample data/data.e (csrc.nist.gov)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runStatsNIST(cmd, &o) },
 	}
