@@ -40,22 +40,9 @@ func checkStatsDecks(e *env, r *Requirement) (result, error) {
 	if file == "" {
 		return notTested("no decks file: the suite names none (artefacts.decks)")
 	}
-	f, err := os.Open(e.path(file))
+	d, err := e.loadDecks()
 	if err != nil {
-		return result{}, fmt.Errorf("failed to read %s: %w", e.path(file), err)
-	}
-	defer f.Close()
-	d, err := stats.ReadDecks(f)
-	if err != nil {
-		var de *stats.DecksError
-		if errors.As(err, &de) {
-			field := fmt.Sprintf("line %d", de.Line)
-			if de.Card > 0 {
-				field += fmt.Sprintf(", card %d", de.Card)
-			}
-			return result{}, &Error{File: file, Field: field, Err: de.Err}
-		}
-		return result{}, fmt.Errorf("failed to read %s: %w", e.path(file), err)
+		return result{}, err
 	}
 	if n := d.Len(); n < stats.MinDecks || n > 1<<32-1 {
 		res, _ := notTested(fmt.Sprintf("%s holds %d decks; the battery takes %d to %d", file, n, stats.MinDecks, uint64(1<<32-1)))
@@ -220,4 +207,34 @@ func checkNISTRaw(e *env, r *Requirement) (result, error) {
 	}
 	res.charts = []report.Chart{{Kind: report.ChartPValues, Title: "P-values of every test on every sequence", PValues: ps}}
 	return res, nil
+}
+
+// loadDecks reads the suite's decks file once (Run reads it before the
+// checks, so that a malformed file is found first).
+func (e *env) loadDecks() (*stats.Decks, error) {
+	e.decksOnce.Do(func() {
+		file := e.s.Artefacts.Decks
+		f, err := os.Open(e.path(file))
+		if err != nil {
+			e.decksErr = fmt.Errorf("failed to read %s: %w", e.path(file), err)
+			return
+		}
+		defer f.Close()
+		d, err := stats.ReadDecks(f)
+		if err != nil {
+			var de *stats.DecksError
+			if errors.As(err, &de) {
+				field := fmt.Sprintf("line %d", de.Line)
+				if de.Card > 0 {
+					field += fmt.Sprintf(", card %d", de.Card)
+				}
+				e.decksErr = &Error{File: file, Field: field, Err: de.Err}
+				return
+			}
+			e.decksErr = fmt.Errorf("failed to read %s: %w", e.path(file), err)
+			return
+		}
+		e.decks = d
+	})
+	return e.decks, e.decksErr
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/certify/report"
 	"github.com/fairhold/fairhold/certify/rtp"
+	"github.com/fairhold/fairhold/certify/stats"
 	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
@@ -78,6 +79,10 @@ type env struct {
 	observed    *rtp.Observer
 	observedErr error
 	observeOnce sync.Once
+
+	decksOnce sync.Once
+	decks     *stats.Decks
+	decksErr  error
 }
 
 // Run runs the suite's checks. It first checks that every artefact the
@@ -99,6 +104,16 @@ func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 	}
 	if len(subjects) == 0 {
 		return nil, inputErr(s.file, "artefacts", "none named: a certification names at least one artefact (a log, an answer, decks, raw bytes or strategy file)")
+	}
+	// The decks file is read first when a requirement uses it: a malformed
+	// one fails the run before the long checks, not after them.
+	for i := range s.Requirements {
+		if s.Requirements[i].Check == CheckStatsDecks && s.Artefacts.Decks != "" {
+			if _, err := e.loadDecks(); err != nil {
+				return nil, err
+			}
+			break
+		}
 	}
 	out := &Result{Subjects: subjects}
 	for i := range s.Requirements {

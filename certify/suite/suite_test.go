@@ -306,8 +306,10 @@ func TestRunNotTestedAndMissing(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, data, 0o644))
 	decks := filepath.Join(op.dir, "decks.txt")
 	require.NoError(t, os.WriteFile(decks, []byte("As Kd\n"), 0o644))
-	_, err = Run(context.Background(), op.suite(t, shortSuite), Options{})
+	var ran bytes.Buffer
+	_, err = Run(context.Background(), op.suite(t, shortSuite), Options{Log: &ran})
 	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Empty(t, ran.String(), "the decks file is read before any check runs")
 	assert.Equal(t, "decks.txt", e.File)
 	assert.Equal(t, "line 1", e.Field)
 }
