@@ -58,10 +58,7 @@ func (s *Summary) finishRotations() []finding.Finding {
 			Rate: float64(ts.rotations) / float64(ts.rounds), P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(RotationAlpha)}
 		s.Rotations = append(s.Rotations, tr)
 		if tr.Excessive {
-			p := fmt.Sprintf("%.2g", tr.P)
-			if tr.P < 1e-300 {
-				p = fmt.Sprintf("10^%.1f", tr.Log10P)
-			}
+			p := pText(tr.P, tr.Log10P)
 			out = append(out, finding.Finding{
 				Code: finding.RotationRate, Severity: finding.SeverityOf(finding.RotationRate), Row: -1, Field: "fairness.client_seed_rotated",
 				Expected: fmt.Sprintf("client seeds rotated on about %g of the rounds (players' usual rate)", RotationBaseline),

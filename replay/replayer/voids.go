@@ -425,17 +425,19 @@ func moneyBiasFinding(tv *TableVoids, m *MoneyTest) finding.Finding {
 	return finding.Finding{
 		Code: finding.VoidBias, Severity: finding.SeverityOf(finding.VoidBias), Row: -1, Field: "void",
 		Expected: fmt.Sprintf("a rate of wins of %d %s or more among voided rounds of stakes %d to %d near the played rounds' %.4f (at most %.4f)", m.AtLeast, m.Currency, m.StakesFrom, m.StakesTo, m.PlayedRate, m.ReferenceRate),
-		Actual:   fmt.Sprintf("%d such wins in %d voids (p = %s)", m.VoidsAtLeast, m.Voids, pText(&m.VoidTest)),
+		Actual:   fmt.Sprintf("%d such wins in %d voids (p = %s)", m.VoidsAtLeast, m.Voids, pText(m.P, m.Log10P)),
 		Detail: fmt.Sprintf("table %s (%s): %d of %d played rounds of those stakes win %d %s or more for the players, every round settled from its cards at the players' best decisions; exact one-sided binomial test at p < %g shared among %d strata and sizes of win",
 			tv.Table, tv.Game, m.PlayedAtLeast, m.Played, m.AtLeast, m.Currency, VoidBiasAlpha, moneyAlphaShare),
 	}
 }
 
-func pText(t *VoidTest) string {
-	if t.P < 1e-300 {
-		return fmt.Sprintf("10^%.1f", t.Log10P)
+// pText writes a test's P-value, as a power of ten once P is below what
+// a float64 holds.
+func pText(p, log10p float64) string {
+	if p < 1e-300 {
+		return fmt.Sprintf("10^%.1f", log10p)
 	}
-	return fmt.Sprintf("%.2g", t.P)
+	return fmt.Sprintf("%.2g", p)
 }
 
 // voidTest tests won wins among voids re-settled voids against the win
@@ -451,10 +453,7 @@ func voidTest(played, playedWon, voids, won int64) *VoidTest {
 
 func voidBiasFinding(tv *TableVoids, tier int, playedK, voidK int64) finding.Finding {
 	t := tv.Tests[tierNames[tier]]
-	p := fmt.Sprintf("%.2g", t.P)
-	if t.P < 1e-300 {
-		p = fmt.Sprintf("10^%.1f", t.Log10P)
-	}
+	p := pText(t.P, t.Log10P)
 	what := [3]string{"wins", fmt.Sprintf("big wins (%dx the stake or more)", audit.BigWin), fmt.Sprintf("huge wins (%dx the stake or more)", audit.HugeWin)}[tier]
 	return finding.Finding{
 		Code: finding.VoidBias, Severity: finding.SeverityOf(finding.VoidBias), Row: -1, Field: "void",
