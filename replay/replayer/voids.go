@@ -44,16 +44,15 @@ import (
 // rounds the table has: at most 2T * 10^-6 for a log of T tables, 10,000,000
 // clean rounds included.
 //
-// Power (measured with these functions; w = 0.432 for the simulated
-// single-box table, whose players call most hands, and 0.491 for a round
-// of the simulated live table): when every void is a win the test needs
-// 17 voids at the single-box table and 20 at the live table once the
-// played rounds are many (100,000 or more; 18 and 21 at 10,000, 21 and 25
-// at 1,000, where the reference rate is higher). With honest voids at 2
-// per 1,000 rounds, an operator voiding E won rounds more is found with
-// probability 1/2 at E = 35, 75, 206 and 625 at the single-box table
-// (41, 84, 232 and 704 at the live table) for 10^4, 10^5, 10^6 and 10^7
-// rounds: 0.35% of the rounds at 10^4, 0.006% at 10^7.
+// Power: the figures these functions gave before issue 24 (w = 0.432 for
+// the simulated single-box table, 0.491 for a round of the live table,
+// wins counted under the logged decision: 17 and 20 voids that are all
+// wins found once the played rounds are many) no longer hold as they
+// were: every round is now judged at its best decision, which raises w
+// (about 0.53 at the single-box table), so a few more voided wins are
+// needed by the count test, while the tier and money tests find voids of
+// large wins far sooner. docs/suite-format.md section 7 gives the figures
+// measured with the adversary tests.
 //
 // Double Hold'em voids are counted per table and reason but not tested:
 // the house is not a party to the pots (the players play each other and
