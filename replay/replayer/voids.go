@@ -17,19 +17,20 @@ import (
 // Voids are not a way out: an operator that voids, with a proper refund,
 // the rounds its players would have won keeps every balance right and
 // every void refunded, and only the pattern of its voids shows it. The
-// replay therefore counts every table's voids by reason, re-settles every
-// void Casino Hold'em round as if it had been played ([audit.IfPlayed]),
-// and tests whether voids fall on rounds won for the players more often
-// than played rounds are won.
+// replay therefore counts every table's voids by reason, settles every
+// Casino Hold'em round, void or played, from its cards at each box's best
+// decision ([audit.IfPlayed]: nothing the operator logs after the deal
+// enters), and tests whether voids fall on rounds won for the players, won
+// big, or won by large amounts among rounds of the same stakes, more often
+// than played rounds are: per table, and per game with its tables pooled.
 //
 // # The test
 //
 // The unit is the round: a round is won for the players when its boxes
 // together return more than they stake (on the 6-box live table the boxes
 // of a round share the dealer's hand and one void cancels them all, so
-// they are not independent; the round is). A played round's outcome is
-// its logged returns (a wrong return is a finding of its own); a void
-// round's is its re-settlement. Under the null hypothesis that voids do
+// they are not independent; the round is). A round's outcome, played or
+// void, is its settlement at the best decisions. Under the null hypothesis that voids do
 // not depend on the outcome, the wins among a table's R re-settled voids
 // are Binomial(R, w), w the table's win rate of played rounds. The test is
 // exact and one-sided: P = P(X >= wins), computed in log space
@@ -42,7 +43,9 @@ import (
 // most 2 * 10^-6 per table (10^-6 that the reference rate is below the
 // true one, 10^-6 that the test rejects when it is not), however many
 // rounds the table has: at most 2T * 10^-6 for a log of T tables, 10,000,000
-// clean rounds included.
+// clean rounds included. The big and huge tiers are tested alike, each at
+// the same level; the money test shares the level among its 64 x 64
+// strata and sizes (tailTest); each pool of a game's tables adds its own.
 //
 // Power: the figures these functions gave before issue 24 (w = 0.432 for
 // the simulated single-box table, 0.491 for a round of the live table,
