@@ -270,9 +270,9 @@ type chainDecl struct {
 	key uint64
 }
 
-// sessPlayer is a player of a session after the first, with the
-// ordinal of the round they were last checked in.
-type sessPlayer struct{ player, client, seen uint64 }
+// sessPlayer is a player of a session after the first, with their
+// client seed's fingerprint.
+type sessPlayer struct{ player, client uint64 }
 
 const (
 	// maxDeclTexts bounds the texts kept for the findings.
@@ -284,7 +284,7 @@ const (
 	// seen, however many: a bound that forgot players would let one who
 	// comes back after others joined return with another client seed
 	// unseen (issue 24, hole 7). Memory grows with the distinct players
-	// of the owners' current sessions (about 24 bytes each, and a map slot
+	// of the owners' current sessions (16 bytes each, and a map slot
 	// past sessListScan), not with the rounds.
 	sessListScan = 64
 	// maxSpareLists bounds the storage kept for reuse.
@@ -599,7 +599,6 @@ func (l *Ledger) checkClients(t *Trace, key uint64, d *sessDecl, first textRef, 
 // rotation. It reports whether every player kept their client seed.
 func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slot int)) bool {
 	ds := &l.declared
-	ord := l.places.next - 1 // t's ordinal
 	var list []sessPlayer
 	loaded, grown, kept := false, false, true
 	for i := range clientPairs(t) {
@@ -623,13 +622,11 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 			}
 			if len(list) > sessListScan {
 				if k, ok := ds.index[key][player]; ok {
-					list[k].seen = ord
 					have = &list[k].client
 				}
 			} else {
 				for k := range list {
 					if list[k].player == player {
-						list[k].seen = ord
 						have = &list[k].client
 						break
 					}
@@ -644,7 +641,7 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 				if l.bounds != nil {
 					l.bounds.clientEvent(t, key, i, true)
 				}
-				list = append(list, sessPlayer{player, client, ord})
+				list = append(list, sessPlayer{player, client})
 				ds.indexPlayer(key, list)
 				grown = true
 				continue
