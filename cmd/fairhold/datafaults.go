@@ -252,9 +252,16 @@ func (d *datasetFaulter) extra() ([]sim.DatasetInjection, error) {
 }
 
 // otherTable makes r a round of another table and other players: x- before
-// its round id, table id and player ids.
+// its round id, table id, player ids and wallet ids.
 func otherTable(r *round.Round) *round.Round {
 	r.RoundID, r.TableID = "x-"+r.RoundID, "x-"+r.TableID
+	ws := make([]string, len(r.WalletIDs))
+	for i, w := range r.WalletIDs {
+		ws[i] = "x-" + w
+	}
+	if len(ws) > 0 {
+		r.WalletIDs = ws
+	}
 	for i := range r.Boxes {
 		r.Boxes[i].PlayerID = "x-" + r.Boxes[i].PlayerID
 	}

@@ -155,6 +155,18 @@ func (c *Checker) player(id string) (uint64, string) {
 	return fp, c.playerName(fp, id)
 }
 
+// walletAt returns an owned copy of the wallet id of r's i-th box or
+// seat and its fingerprint, or "" when r names no wallets (the reader checks that a round
+// names one per box or seat, or none).
+func (c *Checker) walletAt(r *round.Round, i int) (string, uint64) {
+	if i >= len(r.WalletIDs) {
+		return "", 0
+	}
+	id := r.WalletIDs[i]
+	fp := walletFingerprint(id)
+	return c.otherName(fp, id), fp
+}
+
 // otherName is playerName for a player other than the session's.
 func (c *Checker) otherName(fp uint64, id string) string {
 	n := &c.names[fp%nameCacheSize]

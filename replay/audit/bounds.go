@@ -36,18 +36,22 @@ type Session struct {
 
 // SegmentBounds is what a segment's Ledger leaves for the merge.
 type SegmentBounds struct {
-	Wallets []WalletBound
-	Tables  []TableBound
-	Seeds   []SeedBound
-	Chains  []ChainBound
-	Starts  []SessionStart // in input order
-	Clients []ClientEvent  // in input order
+	Wallets  []WalletBound
+	Bindings []BindingBound // in the order of the players' first rounds in the segment
+	Tables   []TableBound
+	Seeds    []SeedBound
+	Chains   []ChainBound
+	Starts   []SessionStart // in input order
+	Clients  []ClientEvent  // in input order
 }
 
 // WalletBound is a wallet's boundary state in a segment: its first round
 // in the segment (the entry) and its balance after its last (the exit).
 type WalletBound struct {
 	Player string // the player id
+	// Wallet is the wallet id when the balance chains by wallet (the
+	// round names wallets), "" when it chains by player id.
+	Wallet string
 
 	// The entry: the wallet's first round in the segment.
 	Tag      int64  // the Ledger's tag when the round was observed (the shard's chunk)
@@ -68,6 +72,48 @@ type WalletBound struct {
 	PrevOK   bool
 }
 
+// BindingBound is a player's state in a segment: the player's first round
+// there with a wallet id (the entry; none when Wallet is ""), the wallet
+// of their last (the exit), and their rounds and rotations in the
+// segment. The merge reports WALLET_CHANGED on an entry whose wallet is
+// not the exit of the segments before, and sums the counts.
+type BindingBound struct {
+	Player   string // the player id
+	Wallet   string // the entry's wallet id, "" when no round of the player in the segment names one
+	Tag      int64  // as WalletBound's
+	RoundID  string
+	File     string
+	Row      int64
+	Field    string // wallet_ids[k]
+	Currency string // the round's currency, as findings name it
+	Dup      bool   // the round's id was seen before: not compared
+	// The exit: the wallet of the player's last round in the segment with
+	// one, and where that round is.
+	Exit     string
+	PrevFile string
+	PrevRow  int64
+	PrevOK   bool
+	// The player's rounds in the segment, and the rotations of their own
+	// client seed the segment's Ledger saw (one whose previous client
+	// seed is in an earlier segment is the merge's to count).
+	Rounds, Rotated int64
+}
+
+// WalletChangedFinding returns the WALLET_CHANGED of binding b's entry,
+// whose player's last round in the segments before was with wallet exit,
+// at prevFile row prevRow; ok is false when the wallet is the same.
+func WalletChangedFinding(b *BindingBound, exit, prevFile string, prevRow int64, prevOK bool) (f finding.Finding, ok bool) {
+	if b.Dup || b.Wallet == exit || b.Wallet == "" || exit == "" {
+		return f, false
+	}
+	return finding.Finding{
+		Code: finding.WalletChanged, Severity: finding.SeverityOf(finding.WalletChanged), RoundID: b.RoundID,
+		File: b.File, Row: b.Row, Field: b.Field,
+		Expected: "the player's wallet, as in " + previousText(prevFile, prevRow, prevOK),
+		Actual:   strconv.Quote(b.Wallet), PlayerID: b.Player, Currency: b.Currency,
+	}, true
+}
+
 // TableBound is a table's boundary state.
 type TableBound struct {
 	Table string
@@ -80,6 +126,7 @@ type TableBound struct {
 	Numbered    bool
 	Last, Max   uint64
 	Unnumbered  int64
+	Walletless  int64 // rounds with players and without wallet_ids
 	Timed       bool
 	LastTime    int64
 	Declared    bool
@@ -157,6 +204,9 @@ type boundsState struct {
 
 	wallets []WalletBound
 	fps     []uint64 // each wallet's fingerprint, as wallets
+	binds   []BindingBound
+	bindFPs []uint64         // each player's fingerprint, as binds
+	bindIdx map[uint64]int32 // by player fingerprint: the index in binds
 
 	seedSess  map[uint64]Session
 	seedEnt   map[uint64]SeedBound
@@ -293,21 +343,51 @@ func clientDigest(cs []string) [16]byte {
 // firstTouch records wallet p's first round in the segment.
 func (b *boundsState) firstTouch(t *Trace, p *playerBalance, dup bool) {
 	w := WalletBound{
-		Player: p.name, Tag: b.tag, RoundID: strings.Clone(t.RoundID), File: t.Src.File, Row: t.Src.Row,
+		Player: p.name, Wallet: p.wallet, Tag: b.tag, RoundID: strings.Clone(t.RoundID), File: t.Src.File, Row: t.Src.Row,
 		Field: balanceField(p), Currency: t.currency, Dup: dup, Before: p.before,
 	}
 	if t.decl != nil {
 		w.Declared, w.Currency = true, t.decl.currency
 	}
 	b.wallets = append(b.wallets, w)
-	b.fps = append(b.fps, p.id)
+	b.fps = append(b.fps, p.key)
+}
+
+// firstPlayer records player p's first round in the segment.
+func (b *boundsState) firstPlayer(p *playerBalance) {
+	if b.bindIdx == nil {
+		b.bindIdx = map[uint64]int32{}
+	}
+	b.bindIdx[p.id] = int32(len(b.binds))
+	b.binds = append(b.binds, BindingBound{Player: p.name})
+	b.bindFPs = append(b.bindFPs, p.id)
+}
+
+// walletRound records a round of player p with a wallet id: the entry,
+// when it is the player's first such round in the segment, and the exit.
+func (b *boundsState) walletRound(t *Trace, p *playerBalance, dup bool) {
+	x := &b.binds[b.bindIdx[p.id]]
+	if x.Wallet == "" {
+		x.Wallet, x.Tag, x.RoundID, x.File, x.Row = p.wallet, b.tag, strings.Clone(t.RoundID), t.Src.File, t.Src.Row
+		x.Field, x.Currency, x.Dup = walletField(t, p), t.currency, dup
+	}
+	x.Exit = p.wallet
 }
 
 // Bounds returns the segment's boundary state, once every round is
 // observed.
 func (l *Ledger) Bounds() *SegmentBounds {
 	b := l.bounds
-	out := &SegmentBounds{Wallets: b.wallets, Starts: b.starts, Clients: b.clients}
+	out := &SegmentBounds{Wallets: b.wallets, Bindings: b.binds, Starts: b.starts, Clients: b.clients}
+	for i := range out.Bindings {
+		x := &out.Bindings[i]
+		ps := &l.pstats[l.pstat[b.bindFPs[i]]]
+		x.Rounds, x.Rotated = ps.rounds, ps.rotated
+		if ps.bound {
+			x.PrevFile, x.PrevRow, x.PrevOK = l.places.where(ps.walletOrd)
+			x.PrevFile = strings.Clone(x.PrevFile)
+		}
+	}
 	for i := range out.Wallets {
 		w := &out.Wallets[i]
 		last, ok := l.players.get(b.fps[i])
@@ -320,7 +400,7 @@ func (l *Ledger) Bounds() *SegmentBounds {
 	}
 	for fp, st := range l.tableSeqs.m {
 		tb := TableBound{Table: st.name, FirstSeq: st.firstSeq, FirstTime: st.firstTime, Numbered: st.numbered,
-			Last: st.pos.last, Max: st.pos.max, Unnumbered: st.unnumbered, Timed: st.timed, LastTime: st.last}
+			Last: st.pos.last, Max: st.pos.max, Unnumbered: st.unnumbered, Walletless: st.walletless, Timed: st.timed, LastTime: st.last}
 		if i, ok := l.declared.tableIdx[fp]; ok {
 			d := l.declared.tables[i].d
 			tb.Declared, tb.Scheme, tb.Profile, tb.ProfileHash = true, d.scheme, d.profile, d.profileHash
@@ -361,10 +441,25 @@ func balanceField(p *playerBalance) string {
 
 // previousText describes where a player's previous round is.
 func previousText(file string, row int64, ok bool) string {
+	return previousOf("player", file, row, ok)
+}
+
+// previousOf describes where the previous round of a player or wallet
+// (who) is.
+func previousOf(who, file string, row int64, ok bool) string {
 	if !ok {
-		return "the player's previous round"
+		return "the " + who + "'s previous round"
 	}
-	return fmt.Sprintf("the player's round at %s row %d", file, row)
+	return fmt.Sprintf("the %s's round at %s row %d", who, file, row)
+}
+
+// balanceOwner is whose balance chain p's is: its wallet's, when the round
+// names wallets, or else its player's.
+func balanceOwner(wallet string) string {
+	if wallet != "" {
+		return "wallet"
+	}
+	return "player"
 }
 
 // BalanceGapFinding returns the BALANCE_GAP of wallet w's entry, whose
@@ -378,35 +473,59 @@ func BalanceGapFinding(w *WalletBound, after int64, prevFile string, prevRow int
 	f = finding.Finding{
 		Code: finding.BalanceGap, Severity: finding.SeverityOf(finding.BalanceGap), RoundID: w.RoundID,
 		File: w.File, Row: w.Row, Field: w.Field,
-		Expected: fmt.Sprintf("%d (after %s)", after, previousText(prevFile, prevRow, prevOK)),
+		Expected: fmt.Sprintf("%d (after %s)", after, previousOf(balanceOwner(w.Wallet), prevFile, prevRow, prevOK)),
 		Actual:   strconv.FormatInt(w.Before, 10), Currency: w.Currency, PlayerID: w.Player,
+	}
+	if w.Wallet != "" {
+		f.Detail = "wallet " + strconv.Quote(w.Wallet)
 	}
 	f.SetAmounts(after, w.Before)
 	return f, true
 }
 
-// TableRounds is a table's count of rounds without table_seq.
+// TableRounds is a table's count of rounds without table_seq (Rounds) and
+// of rounds with players and without wallet_ids (Walletless).
 type TableRounds struct {
-	Table  string
-	Rounds int64
+	Table      string
+	Rounds     int64
+	Walletless int64
 }
 
 // TableWarnings are the warnings of [Ledger.Warnings] for the tables ts
-// (sorted by table id, each once).
+// (sorted by table id, each once): first those of the tables without
+// table_seq, then those of the tables without wallet ids, at most
+// maxTableWarnings of each and a line for the rest.
 func TableWarnings(ts []TableRounds) []string {
-	var out []string
+	out := tableWarnings(nil, ts, func(t TableRounds) int64 { return t.Rounds },
+		"%d rounds without table_seq: a dropped round at this table cannot be seen",
+		"%d rounds without table_seq in all: a dropped round at these tables cannot be seen")
+	return tableWarnings(out, ts, func(t TableRounds) int64 { return t.Walletless },
+		"%d rounds without wallet_ids: money moved between two player ids of one wallet at this table cannot be seen",
+		"%d rounds without wallet_ids in all: money moved between two player ids of one wallet at these tables cannot be seen")
+}
+
+func tableWarnings(out []string, ts []TableRounds, count func(TableRounds) int64, one, rest string) []string {
 	var rounds int64
+	n := 0
 	for _, t := range ts {
-		rounds += t.Rounds
+		if c := count(t); c > 0 {
+			rounds += c
+			n++
+		}
 	}
-	for i, st := range ts {
+	i := 0
+	for _, t := range ts {
+		c := count(t)
+		if c == 0 {
+			continue
+		}
 		if i == maxTableWarnings {
-			out = append(out, fmt.Sprintf("%d more tables: %d rounds without table_seq in all: a dropped round at these tables cannot be seen",
-				len(ts)-i, rounds))
+			out = append(out, fmt.Sprintf("%d more tables: "+rest, n-i, rounds))
 			break
 		}
-		rounds -= st.Rounds
-		out = append(out, fmt.Sprintf("table %s: %d rounds without table_seq: a dropped round at this table cannot be seen", st.Table, st.Rounds))
+		rounds -= c
+		i++
+		out = append(out, fmt.Sprintf("table %s: "+one, t.Table, c))
 	}
 	return out
 }

@@ -266,7 +266,8 @@ func (c *Checker) checkBox(r *round.Round, i int, b *round.Box, rules *CasinoRul
 		return
 	}
 	fp, name := c.player(b.PlayerID)
-	t.addPlayer(fp, name, clientAt(r, t, i, len(r.Boxes)), b.BalanceBefore, b.BalanceAfter, i, false)
+	wallet, wfp := c.walletAt(r, i)
+	t.addPlayer(fp, name, wallet, wfp, clientAt(r, t, i, len(r.Boxes)), b.BalanceBefore, b.BalanceAfter, i, false)
 
 	// Balance arithmetic.
 	stakes, err1 := money.Sum(b.Ante, b.Call, b.Bonus)

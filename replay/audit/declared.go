@@ -650,6 +650,9 @@ func (l *Ledger) keepClients(t *Trace, key uint64, d *sessDecl, changed func(slo
 		switch {
 		case *have == client:
 		case t.rotated || changed == nil:
+			if t.rotated && t.perBox {
+				l.rotation(t, t.playerAt(i))
+			}
 			*have = client
 			if l.bounds != nil {
 				l.bounds.clientEvent(t, key, i, false)

@@ -185,7 +185,7 @@ func (o *observer) observe(opt traceOpts) *observer {
 	}
 	var all []uint64
 	for i, p := range opt.players {
-		t.addPlayer(p.player, "", p.client, 100, 100, i, false)
+		t.addPlayer(p.player, "", "", 0, p.client, 100, 100, i, false)
 		all = append(all, p.player, p.client)
 	}
 	t.ClientFP = mix64(uint64(len(all)), uint64(len(opt.players)))

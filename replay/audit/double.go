@@ -89,7 +89,8 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	for i := range d.Seats {
 		s := &d.Seats[i]
 		fp := fingerprint(s.PlayerID)
-		t.addPlayer(fp, c.playerName(fp, s.PlayerID), clientAt(r, t, i, ns), s.StackBefore, s.StackAfter, i, true)
+		wallet, wfp := c.walletAt(r, i)
+		t.addPlayer(fp, c.playerName(fp, s.PlayerID), wallet, wfp, clientAt(r, t, i, ns), s.StackBefore, s.StackAfter, i, true)
 		if s.StackBefore < 0 || s.StackAfter < 0 {
 			e.add(finding.InputDamaged, seatField(i, "stack_before"), "stacks >= 0", "a negative stack", "")
 			return

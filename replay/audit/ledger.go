@@ -83,6 +83,8 @@ type chainLink struct {
 type playerBalance struct {
 	id            uint64 // fingerprint of the player id
 	name          string // the player id (owned: see Checker.playerName), for findings
+	wallet        string // the wallet id (owned), or "" when the round names no wallets
+	key           uint64 // the balance's chain: the wallet's fingerprint (walletFingerprint), or id
 	client        uint64 // fingerprint of the player's client seed (see Trace.perBox)
 	before, after int64
 	slot          int8 // box or seat index
@@ -126,8 +128,14 @@ func (c *idCache) lookup(table, player string) {
 	c.sessionFP = h.Sum64()
 }
 
-func (t *Trace) addPlayer(fp uint64, name string, client uint64, before, after int64, slot int, seat bool) {
-	p := playerBalance{fp, name, client, before, after, int8(slot), seat}
+// addPlayer adds a box's or seat's player: fp and name of the player id,
+// and wallet, the wallet id ("" for none) whose fingerprint is wfp.
+func (t *Trace) addPlayer(fp uint64, name, wallet string, wfp, client uint64, before, after int64, slot int, seat bool) {
+	key := fp
+	if wallet != "" {
+		key = wfp
+	}
+	p := playerBalance{fp, name, wallet, key, client, before, after, int8(slot), seat}
 	switch t.np {
 	case 0:
 		t.player = p
@@ -149,6 +157,15 @@ func (t *Trace) playerAt(i int) *playerBalance {
 
 // fingerprint hashes s to 64 bits with the start-up key.
 func fingerprint(s string) uint64 { return maphash.String(fpSeed, s) }
+
+// walletFingerprint hashes a wallet id apart from player ids: a wallet
+// "p1" is not the player "p1" (the fingerprints of the two name spaces
+// differ by a constant, so a wallet and a player collide only as two
+// random keys do).
+func walletFingerprint(id string) uint64 { return maphash.String(fpSeed, id) ^ walletSpace }
+
+// walletSpace tells wallet fingerprints from player fingerprints.
+const walletSpace = 0x9e3779b97f4a7c15
 
 // MaxChainWalk bounds how many hash steps the Ledger walks to connect a
 // chain link to the last link it verified (or the anchor) when the rounds
@@ -179,9 +196,12 @@ type Ledger struct {
 	hist       map[uint64][]byte        // by seed fingerprint
 	seedIDs    []byte                   // the round ids of seedState.first and chainState.first
 	chains     map[[32]byte]*chainState // by anchor (commitment)
-	players    playerTable
-	places     places    // where the rounds observed are, by ordinal
-	declared   declState // what tables, seed sessions and wallets declared (declared.go)
+	players    playerTable              // balances by chain key (playerBalance.key): wallet, or player
+	pstat      map[uint64]int32         // by player fingerprint: the player's state in pstats
+	pstats     []playerState
+	rotNames   map[uint64]string // the ids of the players with a rotation, by fingerprint
+	places     places            // where the rounds observed are, by ordinal
+	declared   declState         // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 
@@ -232,6 +252,7 @@ func NewLedger() *Ledger {
 		hist:     map[uint64][]byte{},
 		chains:   map[[32]byte]*chainState{},
 		players:  newPlayerTable(),
+		pstat:    map[uint64]int32{},
 	}
 }
 
@@ -277,11 +298,16 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 		for i := range t.np {
 			p := t.playerAt(i)
 			if l.bounds != nil {
-				if _, ok := l.players.get(p.id); !ok {
+				if _, ok := l.players.get(p.key); !ok {
 					l.bounds.firstTouch(t, p, true)
 				}
 			}
-			l.players.set(p.id, lastBalance{p.after, ord})
+			l.players.set(p.key, lastBalance{p.after, ord})
+			if p.wallet != "" {
+				l.observeBinding(t, p, ord, true, nil)
+			} else {
+				l.playerState(t, p)
+			}
 		}
 		l.moveOnSeqs(t)
 		return out
@@ -306,19 +332,114 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		last, ok := l.players.get(p.id)
+		var ps *playerState
+		if p.wallet != "" {
+			ps, out = l.observeBinding(t, p, ord, false, out)
+		} else {
+			ps = l.playerState(t, p)
+		}
+		ps.rounds++
+		last, ok := l.players.get(p.key)
 		if !ok && l.bounds != nil {
 			l.bounds.firstTouch(t, p, false)
 		}
 		if !l.observeWallet(t, p, ok, last, add) && ok && p.before != last.after {
-			f := t.finding(finding.BalanceGap, balanceField(p), fmt.Sprintf("%d (after %s)", last.after, l.previous(last)),
-				strconv.FormatInt(p.before, 10), "", p)
+			f := t.finding(finding.BalanceGap, balanceField(p), fmt.Sprintf("%d (after %s)", last.after, l.previousOf(balanceOwner(p.wallet), last)),
+				strconv.FormatInt(p.before, 10), walletDetail(p), p)
 			f.SetAmounts(last.after, p.before)
 			out = append(out, f)
 		}
-		l.players.set(p.id, lastBalance{p.after, ord})
+		l.players.set(p.key, lastBalance{p.after, ord})
 	}
 	return out
+}
+
+// walletDetail names the wallet whose balance a BALANCE_GAP is about, when
+// the round names wallets.
+func walletDetail(p *playerBalance) string {
+	if p.wallet == "" {
+		return ""
+	}
+	return "wallet " + strconv.Quote(p.wallet)
+}
+
+// playerState is what the Ledger keeps per player id: the wallet the
+// player plays from (the chain key of its last round with wallet ids, and
+// that round's ordinal), and the player's rounds and rotations (rounds
+// where the player's own client seed changed under a logged rotation).
+type playerState struct {
+	wallet, walletOrd uint64
+	bound             bool // a round of the player named its wallet
+	rounds, rotated   int64
+}
+
+// playerState returns the state of p's player, made on the player's first
+// round (a shard segment's Ledger then records the player's entry). The
+// pointer is valid until the next call.
+func (l *Ledger) playerState(t *Trace, p *playerBalance) *playerState {
+	if i, ok := l.pstat[p.id]; ok {
+		return &l.pstats[i]
+	}
+	l.pstat[p.id] = int32(len(l.pstats))
+	l.pstats = append(l.pstats, playerState{})
+	if l.bounds != nil {
+		l.bounds.firstPlayer(p)
+	}
+	return &l.pstats[len(l.pstats)-1]
+}
+
+// observeBinding checks that player p plays from the wallet of their
+// earlier rounds (WALLET_CHANGED): a player id is one account's, whatever
+// the number of its sessions; a player moved to a fresh wallet would
+// leave the old wallet's money behind unseen. dup: t's round id was seen
+// before, so only the state moves on. It returns the player's state.
+func (l *Ledger) observeBinding(t *Trace, p *playerBalance, ord uint64, dup bool, out []finding.Finding) (*playerState, []finding.Finding) {
+	ps := l.playerState(t, p)
+	if ps.bound && ps.wallet != p.key && !dup {
+		out = append(out, t.finding(finding.WalletChanged, walletField(t, p), "the player's wallet, as in "+l.previous(lastBalance{ord: ps.walletOrd}),
+			strconv.Quote(p.wallet), "", p))
+	}
+	ps.wallet, ps.walletOrd, ps.bound = p.key, ord, true
+	if l.bounds != nil {
+		l.bounds.walletRound(t, p, dup)
+	}
+	return ps, out
+}
+
+// rotation counts a rotation of player p's own client seed.
+func (l *Ledger) rotation(t *Trace, p *playerBalance) {
+	l.playerState(t, p).rotated++
+	if _, ok := l.rotNames[p.id]; !ok {
+		if l.rotNames == nil {
+			l.rotNames = map[uint64]string{}
+		}
+		l.rotNames[p.id] = p.name
+	}
+}
+
+// PlayerRotations are the players with at least one rotation of their
+// own client seed, with their rounds, sorted by player id. Call it once
+// every round is observed.
+func (l *Ledger) PlayerRotations() []PlayerCount {
+	out := make([]PlayerCount, 0, len(l.rotNames))
+	for fp, name := range l.rotNames {
+		ps := &l.pstats[l.pstat[fp]]
+		out = append(out, PlayerCount{Player: name, Rounds: ps.rounds, Rotated: ps.rotated})
+	}
+	slices.SortFunc(out, func(a, b PlayerCount) int { return strings.Compare(a.Player, b.Player) })
+	return out
+}
+
+// PlayerCount is a player's rounds and rotations of their own client seed.
+type PlayerCount struct {
+	Player          string
+	Rounds, Rotated int64
+}
+
+// walletField is the field of p's wallet id: wallet_ids[k], k its box or
+// seat index.
+func walletField(t *Trace, p *playerBalance) string {
+	return "wallet_ids[" + strconv.Itoa(int(p.slot)) + "]"
 }
 
 // finding returns a finding about t's round. The player concerned is p's

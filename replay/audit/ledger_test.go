@@ -326,7 +326,7 @@ func benchmarkLedgerObserve(b *testing.B, numbered, churn bool) {
 		if churn {
 			t.ClientFP, player = uint64(i/3), uint64(i/3)
 		}
-		t.addPlayer(player, "", t.ClientFP, 0, 0, 0, false)
+		t.addPlayer(player, "", "", 0, t.ClientFP, 0, 0, 0, false)
 	}
 	b.ResetTimer()
 	for range b.N {

@@ -111,6 +111,13 @@ func (l *Ledger) previous(b lastBalance) string {
 	return previousText(l.places.where(b.ord))
 }
 
+// previousOf describes where the previous round of who ("player",
+// "wallet") is.
+func (l *Ledger) previousOf(who string, b lastBalance) string {
+	f, r, ok := l.places.where(b.ord)
+	return previousOf(who, f, r, ok)
+}
+
 // fileTable numbers the input files.
 type fileTable struct {
 	names []string

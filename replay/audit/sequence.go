@@ -159,6 +159,7 @@ type tableSeq struct {
 	pos        seqPos
 	numbered   bool  // a round of the table had a table_seq
 	unnumbered int64 // rounds without table_seq before the first numbered one
+	walletless int64 // rounds with players and without wallet_ids
 
 	last  int64 // the time of the table's latest round (timed: one was seen), Unix microseconds
 	timed bool
@@ -208,6 +209,9 @@ func (s *tableSeqs) get(t *Trace) *tableSeq {
 func (l *Ledger) observeTableSeq(t *Trace, add addFunc) {
 	st := l.tableSeqs.get(t)
 	n := t.tableSeq
+	if t.np > 0 && t.player.wallet == "" {
+		st.walletless++
+	}
 	if !st.entered {
 		st.firstSeq, st.entered = n, true
 	}
@@ -237,13 +241,15 @@ func (l *Ledger) observeTableSeq(t *Trace, add addFunc) {
 const maxTableWarnings = 10
 
 // Warnings says what the Ledger could not check: the tables whose rounds
-// have no table_seq (a dropped round there cannot be seen), by table id.
-// Call it once every round is observed.
+// have no table_seq (a dropped round there cannot be seen), and those
+// whose rounds name no wallets (money moved between two player ids of one
+// wallet cannot be seen), by table id. Call it once every round is
+// observed.
 func (l *Ledger) Warnings() []string {
 	var tables []TableRounds
 	for _, st := range l.tableSeqs.m {
-		if st.unnumbered > 0 {
-			tables = append(tables, TableRounds{st.name, st.unnumbered})
+		if st.unnumbered > 0 || st.walletless > 0 {
+			tables = append(tables, TableRounds{st.name, st.unnumbered, st.walletless})
 		}
 	}
 	slices.SortFunc(tables, func(a, b TableRounds) int { return strings.Compare(a.Table, b.Table) })

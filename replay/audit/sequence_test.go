@@ -345,5 +345,6 @@ func TestSequencesThroughTheChecker(t *testing.T) {
 		tr.OwnRoundID()
 		assert.Empty(t, l.Observe(&tr, nil))
 	}
-	assert.Equal(t, []string{"table t1: 3 rounds without table_seq: a dropped round at this table cannot be seen"}, l.Warnings())
+	assert.Equal(t, []string{"table t1: 3 rounds without table_seq: a dropped round at this table cannot be seen",
+		"table t1: 3 rounds without wallet_ids: money moved between two player ids of one wallet at this table cannot be seen"}, l.Warnings())
 }

@@ -80,11 +80,13 @@ const (
 	siteCurrency
 	siteClient                   // the client seeds, from here, by index (the last ones share)
 	siteName   = siteClient + 11 // the players' ids, from here, by box or seat (the last ones share)
-	siteCount  = siteName + 11
+	siteWallet = siteName + 11   // the wallet ids, from here, by box or seat (the last ones share)
+	siteCount  = siteWallet + 11
 )
 
 func clientSite(i int) int { return siteClient + min(i, 10) }
 func nameSite(i int) int   { return siteName + min(i, 10) }
+func walletSite(i int) int { return siteWallet + min(i, 10) }
 
 // Reset starts a new chunk.
 func (e *TraceEncoder) Reset() {
@@ -222,6 +224,7 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 	for i := range t.np {
 		p := t.playerAt(i)
 		e.str(nameSite(i), p.name)
+		e.str(walletSite(i), p.wallet)
 		// The player's client seed is the one of its box or seat, or none
 		// (clientAt).
 		k := uint64(0)
@@ -444,8 +447,8 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 			break
 		}
 		for range np {
-			ni := d.strIdx()
-			name := d.dict[ni].s
+			ni, wi := d.strIdx(), d.strIdx()
+			name, wallet := d.dict[ni].s, d.dict[wi].s
 			k := d.r.Uv()
 			before, after := d.r.Sv(), d.r.Sv()
 			slot := d.r.Uv()
@@ -461,7 +464,11 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 				d.r.Fail()
 				break
 			}
-			t.addPlayer(d.fp(ni), name, client, before, after, int(int8(uint8(slot>>1))), slot&1 == 1)
+			var wfp uint64
+			if wallet != "" {
+				wfp = walletFingerprint(wallet)
+			}
+			t.addPlayer(d.fp(ni), name, wallet, wfp, client, before, after, int(int8(uint8(slot>>1))), slot&1 == 1)
 		}
 	}
 	if err := d.r.Err(); err != nil {
@@ -513,7 +520,7 @@ func TraceDigest(t *Trace) [32]byte {
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		fmt.Fprintf(h, "%d %q %d %d %d %d %v|", p.id, p.name, p.client, p.before, p.after, p.slot, p.seat)
+		fmt.Fprintf(h, "%d %q %q %d %d %d %d %v|", p.id, p.name, p.wallet, p.client, p.before, p.after, p.slot, p.seat)
 	}
 	var out [32]byte
 	h.Sum(out[:0])

@@ -45,7 +45,8 @@ const (
 // Wallets and ordering.
 const (
 	BalanceMismatch Code = "BALANCE_MISMATCH" // balance before - stakes + returns != balance after
-	BalanceGap      Code = "BALANCE_GAP"      // a player's balance changed between consecutive rounds
+	BalanceGap      Code = "BALANCE_GAP"      // a wallet's (player's) balance changed between consecutive rounds
+	WalletChanged   Code = "WALLET_CHANGED"   // a player id played from a second wallet
 	RoundDuplicate  Code = "ROUND_DUPLICATE"  // the same round id twice
 	RoundOrder      Code = "ROUND_ORDER"      // rounds of a table out of time order
 	ProfileMismatch Code = "PROFILE_MISMATCH" // the round names a profile hash other than the declared profile's

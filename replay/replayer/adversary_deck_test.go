@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
+	"github.com/fairhold/fairhold/replay/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -240,8 +241,9 @@ func TestAdversarySessionCrowd(t *testing.T) {
 // client seeds, the one whose deck pays the player least. Every rotation
 // is logged, so no CLIENT_SEED_CHANGED: only the rate shows.
 func TestAdversaryRotations(t *testing.T) {
-	grind := func(t *testing.T, every int) ([]round.Round, float64, float64) {
-		rs := chLog(t)
+	// grindOn grinds the rotations of the players target picks in rs, on
+	// every every-th round of each.
+	grindOn := func(t *testing.T, rs []round.Round, every int, target func(string) bool) ([]round.Round, float64, float64) {
 		enrich(rs)
 		honest := cloneLog(t, rs)
 		type cur struct{ seed, client string }
@@ -256,7 +258,7 @@ func TestAdversaryRotations(t *testing.T) {
 				delete(override, p)
 			}
 			n[p]++
-			if n[p]%every == 0 {
+			if target(p) && n[p]%every == 0 {
 				k := chooseWorst(t, rs, i, 4, func(r *round.Round, o int) {
 					r.Fairness.ClientSeeds[0] = fmt.Sprintf("%s-rot-%d-%d", p, i, o)
 				})
@@ -269,14 +271,85 @@ func TestAdversaryRotations(t *testing.T) {
 		careful(t, rs)
 		return rs, returnOf(honest), returnOf(rs)
 	}
+	grind := func(t *testing.T, every int) ([]round.Round, float64, float64) {
+		return grindOn(t, chLog(t), every, func(string) bool { return true })
+	}
 	t.Run("grinding-12pct/casino-holdem", func(t *testing.T) {
 		rs, before, after := grind(t, 8)
 		t.Logf("players' return: honest %.4f, rotations ground on every 8th round of each player: %.4f", before, after)
 		s, fs := replayLog(t, rs, nil)
-		require.Len(t, fs, 1, "%+v", fs)
-		assert.Equal(t, finding.RotationRate, fs[0].Code)
+		require.Len(t, fs, 3, "%+v", fs) // the table, and each of its two players
+		for _, f := range fs {
+			assert.Equal(t, finding.RotationRate, f.Code)
+		}
 		require.Len(t, s.Rotations, 1)
 		assert.InDelta(t, 0.125, s.Rotations[0].Rate, 0.01)
+		require.Len(t, s.PlayerRotations, 2)
+		for _, pr := range s.PlayerRotations {
+			assert.True(t, pr.Excessive, pr.Player)
+			assert.InDelta(t, 0.125, pr.Rate, 0.01, pr.Player)
+		}
+	})
+	t.Run("grinding-one-player-of-20/casino-holdem", func(t *testing.T) {
+		// One player of twenty is ground on every 8th of their rounds:
+		// the game server's rate stays near the baseline, the player's
+		// does not.
+		rs := honestLog(t, sim.Config{Game: gameCH, Rounds: 2000, Seed: 21, Players: 20})
+		victim := rs[0].Boxes[0].PlayerID
+		rs, _, _ = grindOn(t, rs, 8, func(p string) bool { return p == victim })
+		s, fs := replayLog(t, rs, nil)
+		require.Len(t, fs, 1, "%+v", fs)
+		assert.Equal(t, finding.RotationRate, fs[0].Code)
+		assert.Equal(t, victim, fs[0].PlayerID)
+		assert.Contains(t, fs[0].Detail, "player "+victim)
+		require.Len(t, s.Rotations, 1)
+		assert.False(t, s.Rotations[0].Excessive, "the table's rate: %v", s.Rotations[0].Rate)
+		require.Len(t, s.PlayerRotations, 1)
+		assert.Equal(t, victim, s.PlayerRotations[0].Player)
+		assert.True(t, s.PlayerRotations[0].Excessive)
+		assert.InDelta(t, 0.125, s.PlayerRotations[0].Rate, 0.02)
+		shardedToo(t, rs, fs) // the victim's rotations counted across shards
+	})
+	t.Run("rotations-at-shard-boundaries/live-casino-holdem", func(t *testing.T) {
+		// Rotations on the first rounds of the second and third of three
+		// parts (the live table's hash chain spans them all): a shard's
+		// Ledger does not know the player's client seed before them, so
+		// the merge counts them, and must count them as a single Ledger.
+		rs := liveLog(t)
+		enrich(rs)
+		cut := (len(rs) + 2) / 3
+		rotate := map[int]bool{cut: true, 2 * cut: true, cut + 7: true}
+		seeds := map[string]string{}
+		for i := range rs {
+			r := &rs[i]
+			for k, b := range r.Boxes {
+				if c, ok := seeds[b.PlayerID]; ok {
+					r.Fairness.ClientSeeds[k] = c
+				}
+			}
+			if rotate[i] {
+				p := r.Boxes[0].PlayerID
+				require.True(t, playedBefore(rs[:i], p), "round %d: %s played before", i, p)
+				r.Fairness.ClientSeeds[0] = fmt.Sprintf("%s-rotated-%d", p, i)
+				r.Fairness.ClientSeedRotated = true
+				seeds[p] = r.Fairness.ClientSeeds[0]
+			}
+			redeal(t, r)
+		}
+		rechain(rs)
+		careful(t, rs)
+		s, fs := replayLog(t, rs, nil)
+		expect(t, fs, nil, nil)
+		want := map[string]int64{}
+		for i := range rotate {
+			want[rs[i].Boxes[0].PlayerID]++
+		}
+		got := map[string]int64{}
+		for _, pr := range s.PlayerRotations {
+			got[pr.Player] = pr.Rotated
+		}
+		assert.Equal(t, want, got)
+		shardedToo(t, rs, fs)
 	})
 	t.Run("control-players-rotating-rarely/casino-holdem", func(t *testing.T) {
 		rs, _, _ := grind(t, 200)

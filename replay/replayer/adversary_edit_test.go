@@ -251,15 +251,25 @@ func rechain(rs []round.Round) {
 		r := &rs[i]
 		for k := range r.Boxes {
 			b := &r.Boxes[k]
-			move(b.PlayerID, &b.BalanceBefore, &b.BalanceAfter)
+			move(holder(r, k, b.PlayerID), &b.BalanceBefore, &b.BalanceAfter)
 		}
 		if r.Double != nil {
 			for k := range r.Double.Seats {
 				s := &r.Double.Seats[k]
-				move(s.PlayerID, &s.StackBefore, &s.StackAfter)
+				move(holder(r, k, s.PlayerID), &s.StackBefore, &s.StackAfter)
 			}
 		}
 	}
+}
+
+// holder is whose money box or seat k of r holds, as the log format
+// defines it: the wallet wallet_ids[k] names, or the player when the
+// round names no wallets.
+func holder(r *round.Round, k int, player string) string {
+	if k < len(r.WalletIDs) {
+		return "wallet " + r.WalletIDs[k]
+	}
+	return "player " + player
 }
 
 // careful fails the test when the edited log is not what a careful cheat
@@ -290,14 +300,14 @@ func careful(t testing.TB, rs []round.Round) {
 			t.Fatalf("edit error: round %s at %s is before its table's previous round (%s)", r.RoundID, r.Time, prev)
 		}
 		table[r.TableID] = at
-		for _, b := range r.Boxes {
+		for k, b := range r.Boxes {
 			if b.BalanceBefore-b.Ante-b.Call-b.Bonus+b.AnteReturn+b.CallReturn+b.BonusReturn != b.BalanceAfter {
 				t.Fatalf("edit error: round %s box %d: balance after does not follow", r.RoundID, b.Box)
 			}
 			if b.Ante+b.Call+b.Bonus > b.BalanceBefore {
 				t.Fatalf("edit error: round %s box %d: %s stakes more than the wallet holds", r.RoundID, b.Box, b.PlayerID)
 			}
-			cont(r, b.PlayerID, b.BalanceBefore, b.BalanceAfter)
+			cont(r, holder(r, k, b.PlayerID), b.BalanceBefore, b.BalanceAfter)
 		}
 		if h := r.Double; h != nil {
 			if !r.Void {
@@ -311,11 +321,11 @@ func careful(t testing.TB, rs []round.Round) {
 					}
 				}
 			}
-			for _, s := range h.Seats {
+			for k, s := range h.Seats {
 				if s.StackBefore <= 0 {
 					t.Fatalf("edit error: round %s seat %d: an empty stack at the table", r.RoundID, s.Seat)
 				}
-				cont(r, s.PlayerID, s.StackBefore, s.StackAfter)
+				cont(r, holder(r, k, s.PlayerID), s.StackBefore, s.StackAfter)
 			}
 		}
 	}

@@ -18,6 +18,18 @@ type boundaryPlan struct {
 	// in the shard's part.
 	add      []map[int64][]finding.Finding
 	warnings []string // the Ledger's warnings
+	// players are the players with a rotation of their own client seed,
+	// as the Ledger's PlayerRotations.
+	players []audit.PlayerCount
+}
+
+// gPlayer is a player's state after the segments walked: the wallet of
+// their last round with one and where it is, and their counts.
+type gPlayer struct {
+	exit, prevFile  string
+	prevRow         int64
+	prevOK          bool
+	rounds, rotated int64
 }
 
 // The state of the keys after the segments walked so far, as one Ledger
@@ -26,7 +38,7 @@ type (
 	gTable struct {
 		numbered                     bool
 		last, max                    uint64
-		unnumbered                   int64
+		unnumbered, walletless       int64
 		timed                        bool
 		lastTime                     int64
 		declared                     bool
@@ -92,6 +104,15 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 	owners := map[audit.Session]gOwner{}
 	clients := map[gOwner]*gClients{}
 	wallets := map[string]*gWallet{}
+	binds := map[string]*gPlayer{} // by player id
+	player := func(id string) *gPlayer {
+		g := binds[id]
+		if g == nil {
+			g = &gPlayer{}
+			binds[id] = g
+		}
+		return g
+	}
 	runs := map[audit.IDPrefix][]audit.IDRun{}
 	hashes := map[uint64]bool{}
 	// The totals: none may overflow (see shardBounds.totals).
@@ -162,7 +183,7 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 			tb := &b.Tables[i]
 			g := tables[tb.Table]
 			if g == nil {
-				tables[tb.Table] = &gTable{tb.Numbered, tb.Last, tb.Max, tb.Unnumbered, tb.Timed, tb.LastTime, tb.Declared, tb.Scheme, tb.Profile, tb.ProfileHash}
+				tables[tb.Table] = &gTable{tb.Numbered, tb.Last, tb.Max, tb.Unnumbered, tb.Walletless, tb.Timed, tb.LastTime, tb.Declared, tb.Scheme, tb.Profile, tb.ProfileHash}
 				continue
 			}
 			n := tb.FirstSeq
@@ -180,6 +201,7 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 				g.numbered, g.last, g.max = true, tb.Last, tb.Max
 			}
 			g.unnumbered += tb.Unnumbered
+			g.walletless += tb.Walletless
 			if tb.Timed {
 				g.timed, g.lastTime = true, tb.LastTime
 			}
@@ -294,16 +316,39 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 			m := g.players
 			// Only a session known before the segment: within it, the
 			// segment's Ledger checks.
-			if c, ok := m[ev.Player]; ok && g.seg < seg && ev.Added && !ev.Rotated && c != ev.Client {
-				return fail("player %q's client seed changes between segments", ev.Player)
+			if c, ok := m[ev.Player]; ok && g.seg < seg && ev.Added && c != ev.Client {
+				if !ev.Rotated {
+					return fail("player %q's client seed changes between segments", ev.Player)
+				}
+				// A rotation of the player's own client seed that the
+				// segment's Ledger, which did not know the player's seed,
+				// did not count.
+				if ev.Player != "" {
+					player(ev.Player).rotated++
+				}
 			}
-			// m forgets no player, where a session's Ledger forgets the
-			// least recently seen past 65: a player the merge still knows
-			// is checked here, one the segment's Ledger still knows is
-			// checked there (a finding), so nothing a single Ledger reports
-			// is missed; what the merge reports beyond it only makes it
-			// replay the traces.
+			// Like a session's Ledger, m forgets no player: a change
+			// between segments is a change a single Ledger reports, so the
+			// merge replays the traces.
 			m[ev.Player] = ev.Client
+		}
+
+		// Players' wallets: each segment's entries against the wallet of
+		// the player's last round in the segments before it.
+		for i := range b.Bindings {
+			x := &b.Bindings[i]
+			g := player(x.Player)
+			if f, changed := audit.WalletChangedFinding(x, g.exit, g.prevFile, g.prevRow, g.prevOK); changed {
+				if p.add[sr.shard] == nil {
+					p.add[sr.shard] = map[int64][]finding.Finding{}
+				}
+				p.add[sr.shard][x.Tag] = append(p.add[sr.shard][x.Tag], f)
+			}
+			if x.Exit != "" {
+				g.exit, g.prevFile, g.prevRow, g.prevOK = x.Exit, x.PrevFile, x.PrevRow, x.PrevOK
+			}
+			g.rounds += x.Rounds
+			g.rotated += x.Rotated
 		}
 
 		// Wallets: each segment's entries against the wallets' state after
@@ -313,9 +358,15 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 			// before is a finding of the segment's Ledger, or an id in two
 			// segments: either way the traces are replayed (above).
 			w := &b.Wallets[i]
-			g := wallets[w.Player]
+			// A balance chains by wallet when the round names wallets,
+			// or else by player id: two name spaces.
+			key := "p\x00" + w.Player
+			if w.Wallet != "" {
+				key = "w\x00" + w.Wallet
+			}
+			g := wallets[key]
 			if g == nil {
-				wallets[w.Player] = &gWallet{w.After, w.PrevFile, w.PrevRow, w.PrevOK, w.Currency}
+				wallets[key] = &gWallet{w.After, w.PrevFile, w.PrevRow, w.PrevOK, w.Currency}
 				continue
 			}
 			if w.Currency != g.currency {
@@ -332,11 +383,17 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 	}
 	var unnumbered []audit.TableRounds
 	for name, g := range tables {
-		if g.unnumbered > 0 {
-			unnumbered = append(unnumbered, audit.TableRounds{Table: name, Rounds: g.unnumbered})
+		if g.unnumbered > 0 || g.walletless > 0 {
+			unnumbered = append(unnumbered, audit.TableRounds{Table: name, Rounds: g.unnumbered, Walletless: g.walletless})
 		}
 	}
 	slices.SortFunc(unnumbered, func(a, b audit.TableRounds) int { return strings.Compare(a.Table, b.Table) })
 	p.warnings = audit.TableWarnings(unnumbered)
+	for id, g := range binds {
+		if g.rotated > 0 {
+			p.players = append(p.players, audit.PlayerCount{Player: id, Rounds: g.rounds, Rotated: g.rotated})
+		}
+	}
+	slices.SortFunc(p.players, func(a, b audit.PlayerCount) int { return strings.Compare(a.Player, b.Player) })
 	return p
 }

@@ -227,6 +227,7 @@ func (sb *shardBounds) encode() []byte {
 		for i := range b.Wallets {
 			x := &b.Wallets[i]
 			w.text(x.Player)
+			w.text(x.Wallet)
 			w.sv(x.Tag)
 			w.text(x.RoundID)
 			w.text(x.File)
@@ -239,6 +240,24 @@ func (sb *shardBounds) encode() []byte {
 			w.text(x.PrevFile)
 			w.sv(x.PrevRow)
 		}
+		w.uv(uint64(len(b.Bindings)))
+		for i := range b.Bindings {
+			x := &b.Bindings[i]
+			w.text(x.Player)
+			w.text(x.Wallet)
+			w.sv(x.Tag)
+			w.text(x.RoundID)
+			w.text(x.File)
+			w.sv(x.Row)
+			w.text(x.Field)
+			w.text(x.Currency)
+			w.flags(x.Dup, x.PrevOK, false)
+			w.text(x.Exit)
+			w.text(x.PrevFile)
+			w.sv(x.PrevRow)
+			w.sv(x.Rounds)
+			w.sv(x.Rotated)
+		}
 		w.uv(uint64(len(b.Tables)))
 		for i := range b.Tables {
 			x := &b.Tables[i]
@@ -249,6 +268,7 @@ func (sb *shardBounds) encode() []byte {
 			w.uv(x.Last)
 			w.uv(x.Max)
 			w.sv(x.Unnumbered)
+			w.sv(x.Walletless)
 			w.sv(x.LastTime)
 			w.text(x.Scheme)
 			w.text(x.Profile)
@@ -376,6 +396,7 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 		for range r.count() {
 			var x audit.WalletBound
 			x.Player = r.str()
+			x.Wallet = r.str()
 			x.Tag = r.Sv()
 			x.RoundID, x.File = r.str(), r.str()
 			x.Row = r.Sv()
@@ -391,6 +412,23 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			}
 		}
 		for range r.count() {
+			var x audit.BindingBound
+			x.Player, x.Wallet = r.str(), r.str()
+			x.Tag = r.Sv()
+			x.RoundID, x.File = r.str(), r.str()
+			x.Row = r.Sv()
+			x.Field, x.Currency = r.str(), r.str()
+			f := r.flags()
+			x.Dup, x.PrevOK = f[0], f[1]
+			x.Exit, x.PrevFile = r.str(), r.str()
+			x.PrevRow = r.Sv()
+			x.Rounds, x.Rotated = r.Sv(), r.Sv()
+			b.Bindings = append(b.Bindings, x)
+			if r.Err() != nil {
+				return nil, r.Err()
+			}
+		}
+		for range r.count() {
 			var x audit.TableBound
 			x.Table = r.str()
 			x.FirstSeq = r.Uv()
@@ -398,7 +436,7 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			f := r.flags()
 			x.Numbered, x.Timed, x.Declared = f[0], f[1], f[2]
 			x.Last, x.Max = r.Uv(), r.Uv()
-			x.Unnumbered, x.LastTime = r.Sv(), r.Sv()
+			x.Unnumbered, x.Walletless, x.LastTime = r.Sv(), r.Sv(), r.Sv()
 			x.Scheme, x.Profile, x.ProfileHash = r.str(), r.str(), r.str()
 			b.Tables = append(b.Tables, x)
 			if r.Err() != nil {

@@ -99,6 +99,10 @@ func renamed(rs []*round.Round) []*round.Round {
 		for j := range c.Boxes {
 			c.Boxes[j].PlayerID = "x-" + c.Boxes[j].PlayerID
 		}
+		c.WalletIDs = slices.Clone(r.WalletIDs)
+		for j := range c.WalletIDs {
+			c.WalletIDs[j] = "x-" + c.WalletIDs[j]
+		}
 		out[i] = &c
 	}
 	return out

@@ -219,8 +219,10 @@ func (c *collector) finish() error {
 	var ws []string
 	if c.ledger != nil {
 		ws = c.ledger.Warnings()
+		c.sum.playerCounts = c.ledger.PlayerRotations()
 	} else {
 		ws = c.plan.warnings
+		c.sum.playerCounts = c.plan.players
 	}
 	for _, w := range ws {
 		c.sum.Warn(w)

@@ -101,6 +101,7 @@ func genRoundsVoiding(t testing.TB, n, players int, void func(k int, res casino.
 				RevealedAt: t0.Add(10000 * time.Hour).Format(time.RFC3339), ClientSeeds: []string{client}, Nonce: nonce,
 			},
 			Dealer: card.Strings(cs[2:4]), Board: card.Strings(cs[4:9]), Boxes: []round.Box{b},
+			WalletIDs: []string{fmt.Sprintf("wallet-%d", k%players)},
 		}
 		if voided {
 			out[k].Void, out[k].VoidReason = true, "connection-lost"

@@ -44,9 +44,43 @@ type TableRotations struct {
 	Excessive bool `json:"excessive"`
 }
 
-// finishRotations fills s.Rotations from the tables and returns the
-// ROTATION_RATE findings, in the order of the tables.
+// PlayerRotations are the rotations of one player's own client seed: the
+// rounds of the player where their client seed changed under a logged
+// rotation, among all their rounds. The test is the table's.
+type PlayerRotations struct {
+	Player    string  `json:"player"`
+	Rounds    int64   `json:"rounds"`
+	Rotated   int64   `json:"rotated"`
+	Rate      float64 `json:"rate"`
+	P         float64 `json:"p"`
+	Log10P    float64 `json:"log10_p"`
+	Excessive bool    `json:"excessive"`
+}
+
+// finishRotations fills s.Rotations from the tables and s.PlayerRotations
+// from the players, and returns the ROTATION_RATE findings, the tables'
+// then the players', each in order.
 func (s *Summary) finishRotations() []finding.Finding {
+	out := s.finishTableRotations()
+	for _, pc := range s.playerCounts {
+		lp := logBinomUpper(pc.Rounds, pc.Rotated, RotationBaseline)
+		pr := PlayerRotations{Player: pc.Player, Rounds: pc.Rounds, Rotated: pc.Rotated, Rate: float64(pc.Rotated) / float64(pc.Rounds),
+			P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(RotationAlpha)}
+		s.PlayerRotations = append(s.PlayerRotations, pr)
+		if pr.Excessive {
+			out = append(out, finding.Finding{
+				Code: finding.RotationRate, Severity: finding.SeverityOf(finding.RotationRate), Row: -1, Field: "fairness.client_seed_rotated",
+				Expected: fmt.Sprintf("the player's client seed rotated on about %g of their rounds (players' usual rate)", RotationBaseline),
+				Actual:   fmt.Sprintf("%d rotations in %d rounds (%.4f; p = %s)", pr.Rotated, pr.Rounds, pr.Rate, pText(pr.P, pr.Log10P)),
+				Detail:   fmt.Sprintf("player %s: exact one-sided binomial test against %g at p < %g; the log cannot prove who rotated", pr.Player, RotationBaseline, RotationAlpha),
+				PlayerID: pr.Player,
+			})
+		}
+	}
+	return out
+}
+
+func (s *Summary) finishTableRotations() []finding.Finding {
 	var out []finding.Finding
 	for _, k := range s.sortedTables() {
 		ts := s.tables[k]

@@ -26,13 +26,14 @@ func TestReplaySequences(t *testing.T) {
 
 	plain := slices.Clone(rs)
 	for i := range plain {
-		plain[i].TableSeq = 0
+		plain[i].TableSeq, plain[i].WalletIDs = 0, nil
 	}
 	writeParquet(t, filepath.Join(dir, "plain"), plain, 100)
 	for _, w := range []int{1, 3} {
 		s, _ := runTo(t, []string{filepath.Join(dir, "plain")}, w, filepath.Join(dir, "b.jsonl"))
 		assert.Empty(t, s.Findings)
-		assert.Equal(t, []string{"table rng-1: 600 rounds without table_seq: a dropped round at this table cannot be seen"}, tableWarnings(s.Warnings))
+		assert.Equal(t, []string{"table rng-1: 600 rounds without table_seq: a dropped round at this table cannot be seen",
+			"table rng-1: 600 rounds without wallet_ids: money moved between two player ids of one wallet at this table cannot be seen"}, tableWarnings(s.Warnings))
 	}
 
 	// Round 300 (player 0's 100th) is dropped; player 0's next round is

@@ -43,7 +43,7 @@ import (
 // PartFormat and PartVersion identify a part file.
 const (
 	PartFormat  = "fairhold-replay-part"
-	PartVersion = 3
+	PartVersion = 4
 	partMagic   = "FHPART1\n"
 )
 

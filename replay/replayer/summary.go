@@ -55,6 +55,10 @@ type Summary struct {
 	// one (fairness.client_seed_rotated), sorted by table and game, with
 	// the rotation test; see [TableRotations].
 	Rotations []TableRotations `json:"rotations,omitempty"`
+	// PlayerRotations are the rotations of their own client seed of every
+	// player who rotated, sorted by player id (docs/replay.md
+	// "Rotations").
+	PlayerRotations []PlayerRotations `json:"player_rotations,omitempty"`
 	// VoidsByGame are the Casino Hold'em games' tables pooled, table
 	// [AllTables], sorted by game, with their void-bias tests.
 	VoidsByGame []TableVoids `json:"voids_by_game,omitempty"`
@@ -69,6 +73,8 @@ type Summary struct {
 
 	totals map[moneyKey]*moneySums
 	tables map[tableKey]*tableState
+	// playerCounts are the Ledger's (or the merge's) players with a rotation.
+	playerCounts []audit.PlayerCount
 }
 
 // CurrencySeen is a currency of the log: its decimals (package currency;

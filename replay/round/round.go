@@ -36,6 +36,13 @@ type Round struct {
 	// time order (0 = not logged). It is what shows a dropped round.
 	TableSeq uint64 `json:"table_seq,omitempty"`
 
+	// WalletIDs name the wallet (the player's account) of each box or
+	// seat, in box (seat) order: WalletIDs[k] is the wallet of Boxes[k]
+	// (Double.Seats[k]). Empty when the log does not name wallets: a
+	// player id is then taken as its own wallet. A wallet carries its
+	// balance across changes of player id (docs/log-format.md).
+	WalletIDs []string `json:"wallet_ids,omitempty"`
+
 	// Profile names the rules profile the round was played under and its
 	// SHA-256 (hex) over the canonical form.
 	Profile     string `json:"profile"`

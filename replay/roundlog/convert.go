@@ -87,6 +87,7 @@ func (w *partWriter) flatten(r *round.Round, row int64) error {
 		Scheme: r.Fairness.Scheme, Commitment: r.Fairness.Commitment, ServerSeed: r.Fairness.ServerSeed,
 		ClientSeeds:             r.Fairness.ClientSeeds,
 		ClientSeedRotated:       r.Fairness.ClientSeedRotated,
+		WalletIDs:               r.WalletIDs,
 		BeaconChain:             r.Fairness.BeaconChain,
 		BeaconSignature:         r.Fairness.BeaconSignature,
 		BeaconPreviousSignature: r.Fairness.BeaconPreviousSignature,

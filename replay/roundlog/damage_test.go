@@ -101,6 +101,8 @@ func TestDamageValues(t *testing.T) {
 		{"currency not a code", func(r *round.Round) { r.Currency = "eur" }, rounds, "rounds.currency", 13, 1, `"eur": want a currency code, 2 to 10 of A-Z and 0-9`},
 		{"currency too long", func(r *round.Round) { r.Currency = "ABCDEFGHIJK" }, rounds, "rounds.currency", 13, 1, "want a currency code"},
 		{"currency starting with a digit", func(r *round.Round) { r.Currency = "1INCH" }, rounds, "rounds.currency", 13, 1, "want a currency code"},
+		{"two wallet ids for one box", func(r *round.Round) { r.WalletIDs = []string{"w1", "w2"} }, rounds, "rounds.wallet_ids", 13, 1, "2 wallet ids for 1 boxes or seats: want one per box or seat, or none"},
+		{"an empty wallet id", func(r *round.Round) { r.WalletIDs = []string{""} }, rounds, "rounds.wallet_ids", 13, 1, "an empty wallet id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, rs := casinoDataset(t, 40, 10, func(i int, r *round.Round) {

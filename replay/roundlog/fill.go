@@ -76,6 +76,11 @@ func fillRounds(c map[string]*column, off int, rows []roundRow) {
 			rows[j].ClientSeedRotated = v
 		}
 	}
+	if wc := c["wallet_ids"]; wc != nil {
+		for j, v := range wc.lstrs[off : off+len(rows)] {
+			rows[j].WalletIDs = v
+		}
+	}
 }
 
 // fastRounds reports whether a rounds row group of schema got is read by

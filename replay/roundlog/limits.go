@@ -69,6 +69,9 @@ func checkSizes(r *round.Round) badValue {
 	for _, s := range f.ClientSeeds {
 		t.add(s)
 	}
+	for _, s := range r.WalletIDs {
+		t.add(s)
+	}
 	for _, s := range r.Dealer {
 		t.size(s)
 	}
@@ -147,6 +150,9 @@ func badText(r *round.Round) badValue {
 	}
 	for _, s := range f.ClientSeeds {
 		check("rounds.client_seeds", -1, s)
+	}
+	for _, s := range r.WalletIDs {
+		check("rounds.wallet_ids", -1, s)
 	}
 	for i, s := range r.Dealer {
 		check("rounds."+dealerCols[min(i, len(dealerCols)-1)], -1, s)

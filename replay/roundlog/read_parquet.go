@@ -685,6 +685,9 @@ func (b *unitBufs) assemble(rr *roundRow, bx []boxRow, st []seatRow, ac []action
 		},
 		Void: rr.Void, VoidReason: rr.VoidReason,
 	}
+	if len(rr.WalletIDs) > 0 {
+		r.WalletIDs = rr.WalletIDs
+	}
 	if r.Fairness.ClientSeeds == nil {
 		r.Fairness.ClientSeeds = []string{}
 	}

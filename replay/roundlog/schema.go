@@ -25,10 +25,11 @@ const (
 
 // SchemaVersion is the version this package writes; SchemaMajor is the
 // only major version it reads. Version 1.1 added the optional columns
-// table_seq and client_seed_rotated (see [addedColumns]); a 1.0 file reads
-// with them null.
+// table_seq and client_seed_rotated, 1.2 the list wallet_ids (see
+// [addedColumns]); a file of an earlier minor version reads with them
+// null (no wallet ids: an empty list).
 const (
-	SchemaVersion = "1.1"
+	SchemaVersion = "1.2"
 	SchemaMajor   = 1
 )
 
@@ -56,6 +57,7 @@ type roundRow struct {
 	ClientSeeds             []string `parquet:"client_seeds,list,dict"`
 	Nonce                   int64    `parquet:"nonce"`
 	ClientSeedRotated       bool     `parquet:"client_seed_rotated,optional"` // 1.1
+	WalletIDs               []string `parquet:"wallet_ids,list,dict"`         // 1.2
 	BeaconChain             string   `parquet:"beacon_chain,optional,dict"`
 	BeaconRound             int64    `parquet:"beacon_round,optional"`
 	BeaconSignature         string   `parquet:"beacon_signature,optional"`
@@ -89,7 +91,7 @@ type roundRow struct {
 // addedColumns are the optional columns of the rounds table that minor
 // versions added after 1.0: a file of an earlier minor version lacks them,
 // and reads with them null (docs/log-format.md, section 5).
-var addedColumns = []string{"table_seq", "client_seed_rotated"}
+var addedColumns = []string{"table_seq", "client_seed_rotated", "wallet_ids"}
 
 // boxRow is one row of the boxes table: one Casino Hold'em box.
 type boxRow struct {

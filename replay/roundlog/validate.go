@@ -61,6 +61,20 @@ func validate(r *round.Round) badValue {
 	case !currency.ValidCode(r.Currency):
 		return badValue{column: "rounds.currency", child: -1, reason: fmt.Sprintf("%q: want a currency code, %s", r.Currency, currency.CodeForm)}
 	}
+	if n := len(r.WalletIDs); n > 0 {
+		players := len(r.Boxes)
+		if r.Double != nil {
+			players = len(r.Double.Seats)
+		}
+		if n != players {
+			return badValue{column: "rounds.wallet_ids", child: -1, reason: fmt.Sprintf("%d wallet ids for %d boxes or seats: want one per box or seat, or none", n, players)}
+		}
+		for _, w := range r.WalletIDs {
+			if w == "" {
+				return badValue{column: "rounds.wallet_ids", child: -1, reason: "an empty wallet id"}
+			}
+		}
+	}
 	canonCards(r.Dealer, "rounds", dealerCols, -1, &bad)
 	if bad.ok() {
 		canonCards(r.Board, "rounds", boardCols, -1, &bad)

@@ -1,6 +1,7 @@
 package roundlog
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -76,20 +77,27 @@ func TestReadsVersion10(t *testing.T) {
 	for i := range rs {
 		rs[i].TableSeq = uint64(i + 1)
 		rs[i].Fairness.ClientSeedRotated = i%5 == 0
+		n := len(rs[i].Boxes)
+		if rs[i].Double != nil {
+			n = len(rs[i].Double.Seats)
+		}
+		for k := range n {
+			rs[i].WalletIDs = append(rs[i].WalletIDs, fmt.Sprintf("w-%d-%d", i%7, k))
+		}
 	}
 	want := jsonRoundTrip(t, rs)
 	dir := t.TempDir()
 	writeParquet(t, dir, rs, Options{})
 	got, _, dmg := readAll(t, dir)
 	require.Empty(t, dmg)
-	require.Equal(t, want, got, "1.1 round trip")
+	require.Equal(t, want, got, "1.2 round trip")
 	pf := openFile(t, TablePath(dir, TableRounds, "part-00000", "parquet"))
 	v, _ := pf.Lookup(MetaSchemaVersion)
 	assert.Equal(t, SchemaVersion, v)
-	assert.Equal(t, "1.1", SchemaVersion)
+	assert.Equal(t, "1.2", SchemaVersion)
 
 	for i := range want {
-		want[i].TableSeq, want[i].Fairness.ClientSeedRotated = 0, false
+		want[i].TableSeq, want[i].Fairness.ClientSeedRotated, want[i].WalletIDs = 0, false, nil
 	}
 	for _, reordered := range []bool{false, true} {
 		d := t.TempDir()

@@ -537,7 +537,7 @@ func skipBounds() []parquet.WriterOption {
 		"card_1", "card_2", "card_3", "bonus_card", "street", "kind", "decision"} {
 		opts = append(opts, parquet.SkipPageBounds(c))
 	}
-	return append(opts, parquet.SkipPageBounds("client_seeds", "list", "element"))
+	return append(opts, parquet.SkipPageBounds("client_seeds", "list", "element"), parquet.SkipPageBounds("wallet_ids", "list", "element"))
 }
 
 // fastSnappy is the SNAPPY codec with the fast block encoder (parquet-go's

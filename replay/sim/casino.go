@@ -216,6 +216,13 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	s.newPlayer = false
 	for _, pi := range players {
 		sl, ar, a, br, b := s.stakes(pi)
+		if s.cfg.Game != round.CasinoHoldem {
+			s.skimWallet(r, sl, a*(1+c.CallMultiple)+b)
+		} else if ps := sl.sess; ps != nil && ps.fault == nil && ps.skipped == nil && ps.swap == nil && s.skimWallet(r, sl, a*(1+c.CallMultiple)+b) {
+			// The single-box game's seed session is the player's: the new
+			// player id starts a new one (the old seed deals no more).
+			ps.last = min(ps.last, s.i-1)
+		}
 		plays = append(plays, boxPlay{sl, ar, a, br, b})
 		s.newPlayer = s.newPlayer || sl.rounds == 0
 		sl.rounds++
@@ -348,6 +355,10 @@ func (s *Simulator) playCasino(r *round.Round) error {
 	}
 
 	r.Boxes = s.boxes.take(len(plays))
+	r.WalletIDs = make([]string, len(plays))
+	for k := range plays {
+		r.WalletIDs[k] = plays[k].sl.wallet
+	}
 	for k := range plays {
 		p := &plays[k]
 		player := [2]card.Card{dealt[lay.Hands[k][0]], dealt[lay.Hands[k][1]]}

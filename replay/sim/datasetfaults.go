@@ -36,7 +36,7 @@ var datasetCatalogue = []DatasetFault{
 	{FaultPartTruncated, finding.PartTruncated,
 		"After the manifest is written, the last part that is not deleted loses the second half of its rounds (re-written with the first half): the dataset ends early and reads cleanly, but the part's rounds, last round and time range are not the manifest's. One finding for the part (its files' SHA-256 differ too, and are not reported again)."},
 	{FaultPartExtra, finding.PartExtra,
-		"After the manifest is written, a part the manifest does not list is added: valid rounds of another table and other players (another seed, its ids prefixed with x-), so that nothing but the manifest shows they were added. One finding per file of the part."},
+		"After the manifest is written, a part the manifest does not list is added: valid rounds of another table and other players (another seed, its ids and wallets prefixed with x-), so that nothing but the manifest shows they were added. One finding per file of the part."},
 }
 
 // DatasetFaults returns the catalogue of dataset faults, sorted by name.

@@ -5,6 +5,7 @@ import (
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/round"
+	"strconv"
 )
 
 // The faults of what a table, a seed session or a wallet declared
@@ -68,6 +69,26 @@ func (s *Simulator) switchClientSeed(r *round.Round, slots []*slot, id int64) bo
 		sl.lastIn = id
 	}
 	return switched
+}
+
+// skimWallet applies wallet-skimmed to sl, a player about to play the
+// round r, whose stakes need at least need: when they played before and
+// keep enough, a tenth of their wallet is taken and they play on under a
+// fresh player id, the wallet id unchanged. It reports whether it did.
+func (s *Simulator) skimWallet(r *round.Round, sl *slot, need int64) bool {
+	f := s.want(FaultWalletSkimmed)
+	if f == nil || sl.rounds == 0 {
+		return false
+	}
+	skim := sl.balance / 10
+	if skim < 1 || sl.balance-skim < need {
+		return false
+	}
+	s.renamed++
+	sl.player = sl.player + "r" + strconv.Itoa(s.renamed)
+	sl.balance -= skim
+	s.applied(r, f)
+	return true
 }
 
 // breakDeclared applies the due fault of a played round's declarations:

@@ -229,6 +229,7 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	}
 	s.newPlayer = false
 	for _, sl := range s.slots {
+		s.skimWallet(r, sl, d.BigBlind)
 		s.newPlayer = s.newPlayer || sl.rounds == 0
 		sl.rounds++
 	}
@@ -305,8 +306,10 @@ func (s *Simulator) playDouble(r *round.Round) error {
 	h := &round.DoubleHand{Button: seats[s.button], SmallBlind: d.SmallBlind, BigBlind: d.BigBlind, Pots: []round.Pot{}}
 	r.Double = h
 	h.Seats = make([]round.Seat, 0, n)
+	r.WalletIDs = make([]string, 0, n)
 	for _, p := range ps {
 		h.Seats = append(h.Seats, round.Seat{Seat: p.seat, PlayerID: p.sl.player, Cards: s.texts(p.cards[:]), StackBefore: p.stack})
+		r.WalletIDs = append(r.WalletIDs, p.sl.wallet)
 	}
 	if s.rng.Float64() < VoidRate {
 		r.Void, r.VoidReason = true, "misdeal"

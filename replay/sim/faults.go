@@ -52,6 +52,7 @@ const (
 	FaultBoxOutOfRange          = "box-out-of-range"
 	FaultPositionDuplicate      = "position-duplicate"
 	FaultSeedRedealt            = "seed-redealt"
+	FaultWalletSkimmed          = "wallet-skimmed"
 )
 
 type faultKind uint8
@@ -174,6 +175,8 @@ var catalogue = func() []*Fault {
 			Description: "The round's last box (seat) is numbered one past the table's range: box 2 at the single-box game, box 7 at the live table, seat seats_max + 1 at Double Hold'em (renumbered in the button, actions and pots too)."},
 		{Name: FaultPositionDuplicate, Games: tableGames, Code: finding.PositionInvalid, kind: roundFault,
 			Description: "Two boxes (seats) of the round have the same number: the second takes the first's (Double Hold'em: two seats on the same side of the button, so the dealing order is unchanged)."},
+		{Name: FaultWalletSkimmed, Games: allGames, Code: finding.BalanceGap, kind: roundFault,
+			Description: "A player who played before comes back under a fresh player id, with a tenth of their wallet taken (casino-holdem: at the start of the player's next seed session, which belongs to the new id): the wallet id stays, so the wallet's balance shows the gap; chained by player id, the new id would start a fresh balance and show nothing."},
 		{Name: FaultSeedRedealt, Games: seedGames, Code: finding.SeedReused, kind: roundFault,
 			Description: "A round is dealt with the owner's previous server seed (the player's, the table's), revealed since and left for a new seed: its next nonce, its commitment, and a fresh plausible revealed_at after the round. Requires the owner's second session: casino-holdem players start one every 100 of their rounds."},
 	}

@@ -25,14 +25,15 @@ const (
 // client seed, strategy and (casino-holdem) seed session.
 type slot struct {
 	player     string
-	balance    int64 // wallet (casino games) or stack (double-holdem)
+	wallet     string // the player's wallet id
+	balance    int64  // wallet (casino games) or stack (double-holdem)
 	clientSeed string
 	strategy   string
 	bonusBet   int64 // AA Bonus the player asks for each round (0: none)
 	baseAnte   int64
 	sess       *playerSession
 	prev       *playerSession // casino-holdem: the session before sess
-	rounds     int64          // rounds played
+	rounds     int64          // rounds played and logged
 	lastIn     int64          // the id of the seed session (or chain) of the player's last round
 }
 
@@ -98,7 +99,7 @@ func (s *Simulator) randHex(n int) string {
 // newSlot seats a new player.
 func (s *Simulator) newSlot() *slot {
 	s.nextID++
-	sl := &slot{player: "p" + strconv.Itoa(s.nextID), clientSeed: s.randHex(8)}
+	sl := &slot{player: "p" + strconv.Itoa(s.nextID), wallet: "w" + strconv.Itoa(s.nextID), clientSeed: s.randHex(8)}
 	switch s.cfg.Game {
 	case round.DoubleHoldem:
 		bb := s.p.Double.BigBlind

@@ -142,11 +142,12 @@ type Simulator struct {
 	step       time.Duration
 	prefix     string
 
-	i      int64 // index of the next round
-	slots  []*slot
-	nextID int // next player number
-	live   *chainSession
-	table2 *tableSession // double-holdem: the table's seed session
+	i       int64 // index of the next round
+	slots   []*slot
+	nextID  int // next player number
+	renamed int // players renamed by wallet-skimmed
+	live    *chainSession
+	table2  *tableSession // double-holdem: the table's seed session
 	// Storage handed out to rounds (see slab), and scratch reused from
 	// round to round.
 	actions      slab[round.Action] // a hand's actions: open, then keep
@@ -359,16 +360,19 @@ func (s *Simulator) play() (*round.Round, error) {
 
 // unplayWallets puts the wallets (stacks) of a dropped round's players back
 // as they were before it, as an operator hiding the round would: their
-// next rounds show no balance gap.
+// next rounds show no balance gap. The round does not count as played: a
+// player whose first round it was is new to the log at their next.
 func (s *Simulator) unplayWallets(r *round.Round) {
 	for k, p := range s.plays {
 		if k < len(r.Boxes) && r.Double == nil {
 			p.sl.balance = r.Boxes[k].BalanceBefore
+			p.sl.rounds--
 		}
 	}
 	if h := r.Double; h != nil {
 		for k := range h.Seats {
 			s.slots[k].balance = h.Seats[k].StackBefore
+			s.slots[k].rounds--
 		}
 	}
 }

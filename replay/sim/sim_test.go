@@ -294,10 +294,11 @@ func (c *checker) check(r *round.Round) []string {
 			if b.BalanceBefore-b.Ante-b.Call-b.Bonus+b.AnteReturn+b.CallReturn+b.BonusReturn != b.BalanceAfter {
 				bad = append(bad, "balance")
 			}
-			if prev, ok := c.balances[b.PlayerID]; ok && prev != b.BalanceBefore {
+			w := walletOf(r, i, b.PlayerID)
+			if prev, ok := c.balances[w]; ok && prev != b.BalanceBefore {
 				bad = append(bad, "gap")
 			}
-			c.balances[b.PlayerID] = b.BalanceAfter
+			c.balances[w] = b.BalanceAfter
 		}
 		return bad
 	}
@@ -320,13 +321,23 @@ func (c *checker) check(r *round.Round) []string {
 			}
 		}
 	}
-	for _, s := range h.Seats {
-		if prev, ok := c.balances[s.PlayerID]; ok && prev != s.StackBefore {
+	for i, s := range h.Seats {
+		w := walletOf(r, i, s.PlayerID)
+		if prev, ok := c.balances[w]; ok && prev != s.StackBefore {
 			bad = append(bad, "gap")
 		}
-		c.balances[s.PlayerID] = s.StackAfter
+		c.balances[w] = s.StackAfter
 	}
 	return bad
+}
+
+// walletOf is whose money box or seat i of r holds: its wallet, or the
+// player when the round names no wallets.
+func walletOf(r *round.Round, i int, player string) string {
+	if len(r.WalletIDs) > 0 {
+		return "wallet " + r.WalletIDs[i]
+	}
+	return "player " + player
 }
 
 func simulate(t *testing.T, cfg Config, fn func(*round.Round, []Injection)) {
@@ -456,6 +467,7 @@ var expectTags = map[string][]string{
 	FaultSchemeSwitched:         {"scheme"},
 	FaultProfileSwitched:        {"profile"},
 	FaultCurrencySwitched:       {"currency"},
+	FaultWalletSkimmed:          {"gap"},
 	FaultClientSeedSwitched:     {"client-seed"},
 	FaultBoxOutOfRange:          {"position"},
 	FaultPositionDuplicate:      {"position"},
