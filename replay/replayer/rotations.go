@@ -62,17 +62,22 @@ type PlayerRotations struct {
 // then the players', each in order.
 func (s *Summary) finishRotations() []finding.Finding {
 	out := s.finishTableRotations()
+	// One test per player who rotated: the level is shared among them
+	// (Bonferroni), so that a log of many honest players has no finding
+	// but with probability RotationAlpha.
+	alpha := RotationAlpha / float64(max(1, len(s.playerCounts)))
 	for _, pc := range s.playerCounts {
 		lp := logBinomUpper(pc.Rounds, pc.Rotated, RotationBaseline)
 		pr := PlayerRotations{Player: pc.Player, Rounds: pc.Rounds, Rotated: pc.Rotated, Rate: float64(pc.Rotated) / float64(pc.Rounds),
-			P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(RotationAlpha)}
+			P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(alpha)}
 		s.PlayerRotations = append(s.PlayerRotations, pr)
 		if pr.Excessive {
 			out = append(out, finding.Finding{
 				Code: finding.RotationRate, Severity: finding.SeverityOf(finding.RotationRate), Row: -1, Field: "fairness.client_seed_rotated",
 				Expected: fmt.Sprintf("the player's client seed rotated on about %g of their rounds (players' usual rate)", RotationBaseline),
 				Actual:   fmt.Sprintf("%d rotations in %d rounds (%.4f; p = %s)", pr.Rotated, pr.Rounds, pr.Rate, pText(pr.P, pr.Log10P)),
-				Detail:   fmt.Sprintf("player %s: exact one-sided binomial test against %g at p < %g; the log cannot prove who rotated", pr.Player, RotationBaseline, RotationAlpha),
+				Detail: fmt.Sprintf("player %s: exact one-sided binomial test against %g at p < %g / %d (the players who rotated); the log cannot prove who rotated",
+					pr.Player, RotationBaseline, RotationAlpha, max(1, len(s.playerCounts))),
 				PlayerID: pr.Player,
 			})
 		}
