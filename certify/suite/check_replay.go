@@ -105,6 +105,7 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 		}
 		res.charts = []report.Chart{chart}
 	}
+	res.summary += rotationText(sum)
 	if len(sum.Warnings) > 0 {
 		// A warning is a check not made (docs/threat-model.md section 5):
 		// a replay with one is not a pass, whatever else it found.
@@ -114,4 +115,33 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 		}
 	}
 	return res, nil
+}
+
+// rotationText sums up the client-seed rotations of the replay for the
+// evidence's line (the result holds every table's and player's rate):
+// the tables and players that logged one, and the highest rate of each.
+func rotationText(sum *replayer.Summary) string {
+	if len(sum.Rotations) == 0 && len(sum.PlayerRotations) == 0 {
+		return ""
+	}
+	out := "; client-seed rotations:"
+	if len(sum.Rotations) > 0 {
+		hi := sum.Rotations[0]
+		for _, r := range sum.Rotations[1:] {
+			if r.Rate > hi.Rate {
+				hi = r
+			}
+		}
+		out += fmt.Sprintf(" %d tables (highest %s, %.4f of %d rounds)", len(sum.Rotations), hi.Table, hi.Rate, hi.Rounds)
+	}
+	if len(sum.PlayerRotations) > 0 {
+		hi := sum.PlayerRotations[0]
+		for _, r := range sum.PlayerRotations[1:] {
+			if r.Rate > hi.Rate {
+				hi = r
+			}
+		}
+		out += fmt.Sprintf(" %d players (highest %s, %.4f of %d rounds)", len(sum.PlayerRotations), hi.Player, hi.Rate, hi.Rounds)
+	}
+	return out
 }
