@@ -21,6 +21,8 @@ func TestSuite(t *testing.T) {
 	s, err := suite.Parse(data, "clean-operator.json", ".")
 	require.NoError(t, err)
 	assert.Equal(t, "demo-clean-operator", s.Name)
+	assert.Equal(t, "the clean operator (simulated)", s.Operator, "the certificate names the operator")
+	assert.Empty(t, s.Lab, "a demo key is no lab's")
 	assert.Equal(t, []string{"logs/day"}, s.Artefacts.Logs)
 	assert.Equal(t, "answers.jsonl", s.Artefacts.Answers)
 	var ids []string

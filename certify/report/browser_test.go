@@ -1,11 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,15 +37,36 @@ import (
 
 // chromiumPath returns the browser to drive, or "".
 func chromiumPath() string {
-	if p := os.Getenv("FAIRHOLD_CHROMIUM"); p != "" {
-		return p
+	p, err := FindChromium("")
+	if err != nil {
+		return ""
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
+	return p
+}
+
+// needChromium returns the browser, or skips the test without one (fails
+// it when FAIRHOLD_BROWSER_TEST=require, as in CI).
+func needChromium(t *testing.T) string {
+	t.Helper()
+	required := os.Getenv("FAIRHOLD_BROWSER_TEST") == "require"
+	if testing.Short() && !required {
+		t.Skip("no browser in -short mode")
+	}
+	exe := chromiumPath()
+	if exe == "" {
+		if required {
+			t.Fatal("no Chromium found (FAIRHOLD_BROWSER_TEST=require): install Debian's chromium, or set FAIRHOLD_CHROMIUM")
 		}
+		t.Skip("no Chromium found: install Debian's chromium (or set FAIRHOLD_CHROMIUM) to open report.html in a browser and print its PDF")
 	}
-	return ""
+	return exe
+}
+
+// browserOptions are the pages' options in the browser tests: as fairhold
+// certify draws them, the signers' key files named.
+func browserOptions(t *testing.T, env *dsse.Envelope) PageOptions {
+	return PageOptions{Verified: keyIDs(env), Subjects: "..",
+		KeyFiles: map[string]string{labKey(t).KeyID(): "lab.pub", regulatorKey(t).KeyID(): "regulator.pub"}}
 }
 
 // chartBox is what the page reports of one drawn chart.
@@ -56,21 +79,11 @@ type chartBox struct {
 }
 
 func TestHTMLInChromium(t *testing.T) {
-	required := os.Getenv("FAIRHOLD_BROWSER_TEST") == "require"
-	if testing.Short() && !required {
-		t.Skip("no browser in -short mode")
-	}
-	exe := chromiumPath()
-	if exe == "" {
-		if required {
-			t.Fatal("no Chromium found (FAIRHOLD_BROWSER_TEST=require): install Debian's chromium, or set FAIRHOLD_CHROMIUM")
-		}
-		t.Skip("no Chromium found: install Debian's chromium (or set FAIRHOLD_CHROMIUM) to open report.html in a browser")
-	}
+	exe := needChromium(t)
 	st := sampleStatement(t)
 	env, err := Sign(st, labKey(t), regulatorKey(t))
 	require.NoError(t, err)
-	html, err := RenderHTML(st, env, keyIDs(env)...)
+	html, err := RenderHTMLWith(st, env, browserOptions(t, env))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
@@ -127,6 +140,50 @@ func TestHTMLInChromium(t *testing.T) {
 	why, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#verdict .why').innerText`))
 	require.NoError(t, err)
 	assert.Contains(t, why, "replay.resettle")
+
+	// What the certificate names, as a reader sees it: the header's
+	// facts, what the suite left out, the limits, the round ids of the
+	// findings and the verify command.
+	p := st.Predicate
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector(`+strconv.Quote(sel)+`).innerText`))
+		require.NoError(t, err, sel)
+		return s
+	}
+	count := func(sel string) int {
+		t.Helper()
+		n, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+		require.NoError(t, err, sel)
+		return n
+	}
+	assert.Equal(t, p.CertificateID, text("#f-certificate"))
+	assert.Contains(t, text(".masthead .when"), p.CertificateID)
+	assert.Contains(t, text("#f-suite"), p.Suite.Name+", version "+p.Suite.Version)
+	assert.Contains(t, text("#f-suite"), p.Suite.SHA256())
+	assert.Equal(t, p.Lab, text("#f-lab"))
+	assert.Equal(t, p.Operator, text("#f-operator"))
+	assert.Equal(t, p.Jurisdiction, text("#f-jurisdiction"))
+	assert.Contains(t, text("#f-games"), "casino-holdem: profile casino-holdem version 1")
+	assert.Contains(t, text("#f-games"), p.Games[0].ProfileHash)
+	assert.Contains(t, text("#f-period"), "2026-02-01T00:00:00Z to 2026-02-28T23:59:59.5Z")
+	for _, s := range env.Signatures {
+		assert.Contains(t, text("#f-signers"), s.KeyID)
+	}
+	assert.Equal(t, len(p.NotInSuite.Requirements)+len(p.NotInSuite.Claims), count("#not-in-suite li"))
+	assert.Contains(t, text("#not-in-suite"), "not in this suite: stats.raw-nist")
+	assert.Equal(t, len(p.Limits), count("#limits li"))
+	assert.Equal(t, 3, count("table.samples tbody tr"), "a row per finding code")
+	assert.Contains(t, text("table.samples"), "rng-1-000017, rng-1-000452, rng-2-000031, rng-2-001207")
+	methods := 0
+	for _, r := range p.Requirements {
+		if r.Method != "" {
+			methods++
+		}
+	}
+	assert.Equal(t, methods, count("section.requirement p.method"), "the method of each requirement that states one")
+	assert.Equal(t, methods, count(".overview .method"))
+	assert.Equal(t, "fairhold report verify report.json --key regulator.pub --key lab.pub --subjects ..", text("#verify-command"))
 
 	// The verdict is the first thing the page shows: nothing but the
 	// masthead above it.
@@ -224,4 +281,56 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	assert.Equal(t, 1, remote, "the browser reported the remote image")
 	assert.Contains(t, strings.Join(problems, "\n"), "Content Security Policy", "the browser reports the refused script and image")
+}
+
+// TestPDFInChromium prints the sample report to PDF as `fairhold report
+// pdf` does and reads it back: a PDF, whose document title and page text
+// name the certificate, the suite, the lab, the operator, the
+// jurisdiction and the period, with the requirements and the verify
+// command; the same page gives the same bytes.
+func TestPDFInChromium(t *testing.T) {
+	exe := needChromium(t)
+	st := sampleStatement(t)
+	env, err := Sign(st, labKey(t), regulatorKey(t))
+	require.NoError(t, err)
+	html, err := RenderHTMLWith(st, env, browserOptions(t, env))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	pdf, err := PrintPDF(ctx, exe, html, st.Predicate.Time)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")), "a PDF")
+	if dir := os.Getenv("FAIRHOLD_SCREENSHOT_DIR"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "report.pdf"), pdf, 0o644))
+	}
+
+	// The document information: the page's title, the signing time.
+	p := st.Predicate
+	assert.Contains(t, string(pdf), "/Title (Refused: certificate "+p.CertificateID+" for "+p.Operator+" by "+p.Lab+", fairhold certification report")
+	assert.Contains(t, string(pdf), "/CreationDate (D:20260301120000+00'00')")
+	assert.Contains(t, string(pdf), "/ModDate (D:20260301120000+00'00')")
+
+	// The text of the pages.
+	pages, err := pdfPagesText(pdf)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(pages), 1+len(p.Requirements), "the header, then a page per requirement")
+	all := squash(strings.Join(pages, "\n"))
+	first := squash(pages[0])
+	for _, want := range []string{"Refused", "Certificate" + p.CertificateID, "Suite" + p.Suite.Name + ",version" + p.Suite.Version,
+		"Lab" + p.Lab, "Operator" + p.Operator, "Jurisdiction" + p.Jurisdiction, "casino-holdem:profilecasino-holdemversion1",
+		"2026-02-01T00:00:00Zto2026-02-28T23:59:59.5Z"} {
+		assert.True(t, strings.Contains(first, squash(want)), "the first page names %q", want)
+	}
+	for _, r := range p.Requirements {
+		assert.True(t, strings.Contains(all, squash(r.Text)), "the PDF names the requirement %q", r.Text)
+	}
+	for _, want := range []string{"Notinthissuite", "notinthissuite:stats.raw-nist", "Limitsoftheevidence", squash(p.Limits[0]),
+		"rng-1-000017,rng-1-000452,rng-2-000031,rng-2-001207", "fairholdreportverifyreport.json--keyregulator.pub--keylab.pub--subjects.."} {
+		assert.True(t, strings.Contains(all, want), "the PDF holds %q", want)
+	}
+
+	// Deterministic: the same page prints to the same bytes.
+	again, err := PrintPDF(ctx, exe, html, st.Predicate.Time)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(pdf, again), "the same page gives the same PDF")
 }

@@ -43,11 +43,30 @@ type requirementView struct {
 	Anchor   string
 	ID       string
 	Text     string
+	Method   string
 	Status   statusWords
 	Summary  string
 	Subjects []subjectView
+	Samples  []sampleView
 	Result   string // the result as indented JSON
 	Charts   []*chartView
+}
+
+// sampleView is a finding code's sample of round ids, as the pages show
+// it.
+type sampleView struct {
+	Code     string
+	Count    string // grouped digits
+	RoundIDs []string
+	More     bool // the code has findings beyond the ids named
+}
+
+func samplesOf(r Requirement) []sampleView {
+	var out []sampleView
+	for _, s := range r.Evidence.FindingSamples {
+		out = append(out, sampleView{Code: s.Code, Count: groupInt(s.Count), RoundIDs: s.RoundIDs, More: s.Count > int64(len(s.RoundIDs))})
+	}
+	return out
 }
 
 type subjectView struct {
@@ -57,10 +76,14 @@ type subjectView struct {
 }
 
 // RenderHTML returns report.html: one self-contained page for people that
-// shows the verdict first (in words, a symbol and colour), then each
-// requirement with its status, evidence summary, figures and the
-// artefacts it read, then the artefacts with their SHA-256, the signers'
-// key ids, the signing time and the fairhold build.
+// shows the verdict first (in words, a symbol and colour), then what the
+// certificate names (its id, suite, lab, operator, jurisdiction, games and
+// profiles, the period of the logs, the verified signers' key ids, the
+// signing time and the fairhold build), each requirement with its status,
+// method, evidence summary, figures, the round ids of its findings and the
+// artefacts it read, what the suite left out of the built-in one, the
+// limits of the evidence, then the artefacts with their SHA-256 and how to
+// verify the report.
 //
 // The figures are inline SVG drawn from each requirement's
 // [Evidence.Charts], each with a title, an accessible name and its data
@@ -80,7 +103,13 @@ type subjectView struct {
 // data, a p-value outside [0, 1], a heatmap whose counts do not match its
 // labels).
 func RenderHTML(st *Statement, env *dsse.Envelope, verified ...string) ([]byte, error) {
-	f, err := facts(st, env, verified...)
+	return RenderHTMLWith(st, env, PageOptions{Verified: verified})
+}
+
+// RenderHTMLWith is [RenderHTML] with the options of the page: the key
+// ids verified, and what the verify command it prints names.
+func RenderHTMLWith(st *Statement, env *dsse.Envelope, o PageOptions) ([]byte, error) {
+	f, err := facts(st, env, o)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +122,8 @@ func RenderHTML(st *Statement, env *dsse.Envelope, verified ...string) ([]byte, 
 	}
 	for i, r := range st.Predicate.Requirements {
 		field := fmt.Sprintf("predicate.requirements[%d].evidence", i)
-		v := requirementView{Anchor: "r" + strconv.Itoa(i+1), ID: r.ID, Text: r.Text, Status: wordsOfStatus(r.Status), Summary: r.Evidence.Summary}
+		v := requirementView{Anchor: "r" + strconv.Itoa(i+1), ID: r.ID, Text: r.Text, Method: r.Method, Status: wordsOfStatus(r.Status),
+			Summary: r.Evidence.Summary, Samples: samplesOf(r)}
 		for _, name := range r.Evidence.Subjects {
 			v.Subjects = append(v.Subjects, subjects[name])
 		}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 )
 
 // The JUnit XML of report.xml: the common subset that CI systems read
@@ -61,13 +64,24 @@ type junitText struct {
 // lab's CI. The report is one <testsuite> (in a <testsuites>), each
 // requirement one <testcase> whose classname is the requirement's id and
 // whose name is its text: a failed requirement has a <failure> and one
-// not tested a <skipped>, both with the evidence summary as message. The
-// suite's properties hold the verdict, the signing time and the fairhold
-// build; its timestamp is the signing time. Durations are not recorded
-// (time="0"). The same statement gives the same bytes; st must be valid
-// ([*FormatError] otherwise).
+// not tested a <skipped>, both with the evidence summary as message; the
+// method and the finding samples are in the case's text. The suite's
+// properties hold the verdict, what the certificate names (its id, suite,
+// lab, operator, jurisdiction, games and profiles, period, what the suite
+// left out, the limits of the evidence), the signing time, the fairhold
+// build and every subject's digest; its timestamp is the signing time.
+// Durations are not recorded (time="0"). It names no signer: see
+// [RenderJUnitWith]. The same statement gives the same bytes; st must be
+// valid ([*FormatError] otherwise).
 func RenderJUnit(st *Statement) ([]byte, error) {
-	f, err := facts(st, nil)
+	return RenderJUnitWith(st, nil, PageOptions{})
+}
+
+// RenderJUnitWith is [RenderJUnit] that also names, as properties
+// "signer", the signers of env whose key ids o.Verified holds (env as for
+// [RenderHTML]; nil for none).
+func RenderJUnitWith(st *Statement, env *dsse.Envelope, o PageOptions) ([]byte, error) {
+	f, err := facts(st, env, o)
 	if err != nil {
 		return nil, err
 	}
@@ -81,13 +95,52 @@ func RenderJUnit(st *Statement) ([]byte, error) {
 		Timestamp: p.Time.Format("2006-01-02T15:04:05"),
 		Properties: []junitProperty{
 			{"verdict", string(p.Verdict)},
-			{"time", f.Time},
-			{"tool", f.Tool},
 		},
 	}
-	if f.Revision != "" {
-		suite.Properties = append(suite.Properties, junitProperty{"tool.revision", f.Revision})
+	prop := func(name, value string) {
+		if value != "" {
+			suite.Properties = append(suite.Properties, junitProperty{name, value})
+		}
 	}
+	prop("predicate.version", strconv.Itoa(f.Version))
+	prop("certificate_id", p.CertificateID)
+	if s := p.Suite; s != nil {
+		prop("suite.name", s.Name)
+		prop("suite.version", s.Version)
+		prop("suite.sha256", s.SHA256())
+		if s.Builtin {
+			prop("suite.builtin", "true")
+		}
+		prop("suite.subject", s.Subject)
+	}
+	prop("lab", p.Lab)
+	prop("operator", p.Operator)
+	prop("jurisdiction", p.Jurisdiction)
+	for _, g := range p.Games {
+		prop("game."+g.Game, fmt.Sprintf("profile %s version %d sha256:%s", g.Profile, g.ProfileVersion, g.ProfileHash))
+	}
+	if f.PeriodFirst != "" {
+		prop("period.first", f.PeriodFirst)
+		prop("period.last", f.PeriodLast)
+	}
+	if n := p.NotInSuite; n != nil {
+		prop("not_in_suite.builtin", n.Builtin)
+		for _, r := range n.Requirements {
+			prop("not_in_suite.requirement."+r.ID, r.Text)
+		}
+		for _, c := range n.Claims {
+			prop("not_in_suite.claim."+c.Name, fmt.Sprintf("%s strategy, decided by %s in the built-in suite", c.Strategy, c.Requirement))
+		}
+	}
+	for i, l := range p.Limits {
+		prop(fmt.Sprintf("limit.%d", i+1), l)
+	}
+	prop("time", f.Time)
+	for _, s := range f.Signatures {
+		prop("signer", s.Algorithm+" "+s.KeyID)
+	}
+	prop("tool", f.Tool)
+	prop("tool.revision", f.Revision)
 	for _, s := range st.Subject {
 		suite.Properties = append(suite.Properties, junitProperty{"subject." + s.Name, DigestAlgorithm + ":" + s.SHA256()})
 	}
@@ -142,8 +195,14 @@ func xmlText(s string) string {
 func caseOutput(r Requirement) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\nstatus: %s\n", r.ID, r.Text, r.Status)
+	if r.Method != "" {
+		fmt.Fprintf(&b, "method: %s\n", r.Method)
+	}
 	if r.Evidence.Summary != "" {
 		fmt.Fprintf(&b, "evidence: %s\n", r.Evidence.Summary)
+	}
+	for _, s := range r.Evidence.FindingSamples {
+		fmt.Fprintf(&b, "findings %s: %d; first rounds in log order: %s\n", s.Code, s.Count, strings.Join(s.RoundIDs, ", "))
 	}
 	if len(r.Evidence.Subjects) > 0 {
 		fmt.Fprintf(&b, "artefacts read: %s\n", strings.Join(r.Evidence.Subjects, ", "))

@@ -75,6 +75,97 @@ type pageFacts struct {
 	// page was drawn (no key given for them): the page names no signer
 	// for them, since anyone can write a key id.
 	Unverified int
+
+	// What the certificate says of itself (version 2 of the predicate;
+	// empty for version 1).
+	Version       int // the predicate's version, 1 or 2
+	CertificateID string
+	Suite         *SuiteRef
+	Lab           string
+	Operator      string
+	Jurisdiction  string
+	Games         []GameProfile
+	PeriodFirst   string // RFC 3339, or "" without a period
+	PeriodLast    string
+	NotInSuite    *NotInSuite
+	Limits        []string
+
+	// VerifyCommand is the command line that verifies the report, run
+	// from the directory that holds report.json ([PageOptions]).
+	VerifyCommand string
+	// VerifyPlaceholder: the command names a key file KEY.pub that
+	// stands for the signers' public keys.
+	VerifyPlaceholder bool
+}
+
+// PageOptions are what the pages say beyond report.json: which
+// signatures were verified when they were drawn, and what the verify
+// command they print names.
+type PageOptions struct {
+	// Verified are the key ids whose signatures were verified: only
+	// these signers are named.
+	Verified []string
+	// KeyFiles gives, by key id, the name of a verified signer's public key
+	// file as the printed verify command names it ("lab.pub"). A verified
+	// signer without one, or no verified signer, is KEY.pub there.
+	KeyFiles map[string]string
+	// Subjects is the directory of the report's subjects relative to the
+	// directory that holds report.json, slash-separated, as the printed
+	// command's --subjects gives it; "" leaves --subjects out (the
+	// subjects are beside report.json).
+	Subjects string
+}
+
+// verifyPlaceholderKey stands for the signers' public keys in the verify
+// command when their files are not known.
+const verifyPlaceholderKey = "KEY.pub"
+
+// verifyCommand returns the command line that verifies the report, from
+// the directory that holds report.json, and whether it names the
+// placeholder key file.
+func (f *pageFacts) verifyCommand(o PageOptions) (string, bool) {
+	args := []string{"fairhold", "report", "verify", "report.json"}
+	placeholder := len(f.Signatures) == 0
+	for _, s := range f.Signatures {
+		if name := o.KeyFiles[s.KeyID]; name != "" {
+			args = append(args, "--key", shellQuote(name))
+		} else {
+			placeholder = true
+		}
+	}
+	if placeholder {
+		args = append(args, "--key", verifyPlaceholderKey)
+	}
+	if o.Subjects != "" {
+		args = append(args, "--subjects", shellQuote(o.Subjects))
+	}
+	return strings.Join(args, " "), placeholder
+}
+
+// VerifyCommand returns the command line the pages of st and env print
+// to verify the report, from the directory that holds report.json, and
+// whether it names the placeholder KEY.pub for a signer's public key
+// ([PageOptions]).
+func VerifyCommand(st *Statement, env *dsse.Envelope, o PageOptions) (string, bool, error) {
+	f, err := facts(st, env, o)
+	if err != nil {
+		return "", false, err
+	}
+	return f.VerifyCommand, f.VerifyPlaceholder, nil
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it: in single
+// quotes, each single quote in s closing the quotes, escaped with a
+// backslash, and opening them again.
+func ShellQuote(s string) string { return shellQuote(s) }
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-+=:,@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // signatureSummary is one signature of the envelope as a page shows it.
@@ -112,7 +203,7 @@ func wordsOfStatus(s Status) statusWords {
 // facts checks st (and env, when given) and returns what the pages say
 // about them. st must be valid; env, when not nil, must be a well-formed
 // envelope whose payload is st's encoding.
-func facts(st *Statement, env *dsse.Envelope, verified ...string) (*pageFacts, error) {
+func facts(st *Statement, env *dsse.Envelope, o PageOptions) (*pageFacts, error) {
 	if st == nil {
 		return nil, errors.New("no statement to render")
 	}
@@ -128,6 +219,22 @@ func facts(st *Statement, env *dsse.Envelope, verified ...string) (*pageFacts, e
 		Revision: p.Tool.Revision,
 		Modified: p.Tool.Modified,
 		Go:       p.Tool.Go,
+
+		Version:       2,
+		CertificateID: p.CertificateID,
+		Suite:         p.Suite,
+		Lab:           p.Lab,
+		Operator:      p.Operator,
+		Jurisdiction:  p.Jurisdiction,
+		Games:         p.Games,
+		NotInSuite:    p.NotInSuite,
+		Limits:        p.Limits,
+	}
+	if st.PredicateType == PredicateTypeV1 {
+		f.Version = 1
+	}
+	if p.Period != nil {
+		f.PeriodFirst, f.PeriodLast = p.Period.First.Format(time.RFC3339Nano), p.Period.Last.Format(time.RFC3339Nano)
 	}
 	for _, r := range p.Requirements {
 		switch r.Status {
@@ -143,10 +250,11 @@ func facts(st *Statement, env *dsse.Envelope, verified ...string) (*pageFacts, e
 	}
 	f.Verdict = f.verdictWords(p.Verdict)
 	if env != nil {
-		if err := f.signing(st, env, verified); err != nil {
+		if err := f.signing(st, env, o.Verified); err != nil {
 			return nil, err
 		}
 	}
+	f.VerifyCommand, f.VerifyPlaceholder = f.verifyCommand(o)
 	return f, nil
 }
 

@@ -39,7 +39,16 @@ func TestRenderGolden(t *testing.T) {
 	st := sampleStatement(t)
 	env, err := Sign(st, labKey(t), regulatorKey(t))
 	require.NoError(t, err)
-	html, junit, md := renderAll(t, st, env)
+	// As fairhold certify draws them: the signers' public key files named
+	// in the verify command, the artefacts one directory up.
+	o := PageOptions{Verified: keyIDs(env), Subjects: "..",
+		KeyFiles: map[string]string{labKey(t).KeyID(): "lab.pub", regulatorKey(t).KeyID(): "regulator.pub"}}
+	html, err := RenderHTMLWith(st, env, o)
+	require.NoError(t, err)
+	junit, err := RenderJUnitWith(st, env, o)
+	require.NoError(t, err)
+	md, err := RenderSummaryWith(st, env, o)
+	require.NoError(t, err)
 	dir := filepath.Join("testdata", "render")
 	for name, got := range map[string][]byte{"report.html": html, "report.xml": junit, "summary.md": md} {
 		path := filepath.Join(dir, name)
@@ -112,6 +121,10 @@ func TestRenderHTMLContent(t *testing.T) {
 // hostile is text that would run, break out or inject if not escaped.
 const hostile = `<script>alert("x")</script> & 'q' "dq" </style><img src=x onerror=alert(1)> ]]> <!-- | *b* [l](u) ` + "`c`\n# h\x01"
 
+// hostileLine is hostile without its line break and control character,
+// for the members that allow none.
+var hostileLine = strings.NewReplacer("\n", " ", "\x01", "").Replace(hostile)
+
 func hostileStatement(t testing.TB) *Statement {
 	t.Helper()
 	h := hostile
@@ -126,8 +139,15 @@ func hostileStatement(t testing.TB) *Statement {
 			}}},
 		{ID: "b.not-tested", Text: h, Status: NotTested, Evidence: Evidence{Summary: h}},
 	}
+	reqs[0].Method = hostileLine
+	reqs[0].Evidence.FindingSamples = []FindingSample{{Code: "PAYOUT_WRONG", Count: 2, RoundIDs: []string{h, "r|2"}}}
 	tool := Tool{Name: "fairhold", Version: h, Revision: h, Go: h}
-	st, err := NewStatement([]Subject{SubjectOf(`a<b>&"c'.txt`, nil)}, reqs, tool, testTime)
+	d := Details{CertificateID: "T-1", Suite: &SuiteRef{Name: hostileLine, Version: hostileLine, Digest: SubjectOf("s", nil).Digest},
+		Lab: hostileLine, Operator: hostileLine, Jurisdiction: hostileLine,
+		Games:      []GameProfile{{Game: hostileLine, Profile: hostileLine, ProfileVersion: 1, ProfileHash: SubjectOf("p", nil).SHA256()}},
+		NotInSuite: &NotInSuite{Builtin: hostileLine, Requirements: []OmittedRequirement{{ID: "x.y", Text: hostileLine, Check: hostileLine}}},
+		Limits:     []string{hostileLine}}
+	st, err := NewStatement([]Subject{SubjectOf(`a<b>&"c'.txt`, nil)}, reqs, tool, testTime, d)
 	require.NoError(t, err)
 	return st
 }
@@ -163,7 +183,7 @@ func TestRenderEscapesHostileText(t *testing.T) {
 	assert.False(t, strings.Contains(string(md), "<"), "no HTML in the summary:\n%s", md)
 	for _, l := range strings.Split(string(md), "\n") {
 		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| Status") {
-			assert.Equal(t, 4, len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(l, -1)), "three cells: %s", l)
+			assert.Equal(t, 5, len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(l, -1)), "four cells: %s", l)
 		}
 		assert.False(t, strings.HasPrefix(l, "# h"), "no heading started by a text")
 	}
@@ -275,13 +295,13 @@ func TestRenderWithoutCharts(t *testing.T) {
 		{"fail", []Requirement{{ID: "a", Text: "a holds", Status: Fail}}, "Refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := NewStatement([]Subject{SubjectOf("f", []byte("x"))}, tc.reqs, testTool, testTime)
+			st, err := NewStatement([]Subject{SubjectOf("f", []byte("x"))}, tc.reqs, testTool, testTime, Details{})
 			require.NoError(t, err)
 			html, junit, md := renderAll(t, st, nil)
 			assert.Contains(t, string(html), `id="verdict-word">`+tc.verdict+`<`)
 			assert.NotContains(t, string(html), "<svg")
 			assert.Contains(t, string(html), "<strong>Not signed</strong>")
-			assert.Contains(t, string(html), `<p class="when">Dated 2026-03-01 12:00:00 UTC</p>`)
+			assert.Contains(t, string(html), ` · Dated 2026-03-01 12:00:00 UTC</p>`)
 			assert.NotContains(t, string(md), "Signed")
 			assert.Contains(t, string(md), tc.verdict)
 			require.NoError(t, xml.Unmarshal(junit, new(junitSuites)))
@@ -355,7 +375,7 @@ func TestRenderBadCharts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &Statement{Type: StatementType, PredicateType: PredicateType, Subject: []Subject{SubjectOf("f", nil)},
-				Predicate: Predicate{Verdict: VerdictPass, Tool: testTool, Time: testTime,
+				Predicate: Predicate{Verdict: VerdictPass, CertificateID: "T-1", Tool: testTool, Time: testTime,
 					Requirements: []Requirement{{ID: "a", Text: "a", Status: Pass, Evidence: Evidence{Charts: []Chart{tc.chart}}}}}}
 			_, err := RenderHTML(st, nil)
 			require.ErrorIs(t, err, ErrMalformed)
@@ -380,7 +400,7 @@ func TestRenderEdgeCharts(t *testing.T) {
 	}
 	for i, c := range charts {
 		st := &Statement{Type: StatementType, PredicateType: PredicateType, Subject: []Subject{SubjectOf("f", nil)},
-			Predicate: Predicate{Verdict: VerdictPass, Tool: testTool, Time: testTime,
+			Predicate: Predicate{Verdict: VerdictPass, CertificateID: "T-1", Tool: testTool, Time: testTime,
 				Requirements: []Requirement{{ID: "a", Text: "a", Status: Pass, Evidence: Evidence{Charts: []Chart{c}}}}}}
 		html, err := RenderHTML(st, nil)
 		require.NoError(t, err, "chart %d", i)
@@ -444,7 +464,7 @@ func FuzzRenderChart(f *testing.F) {
 			c.Kind = ChartBars
 		}
 		st := &Statement{Type: StatementType, PredicateType: PredicateType, Subject: []Subject{SubjectOf("f", nil)},
-			Predicate: Predicate{Verdict: VerdictPass, Tool: testTool, Time: testTime,
+			Predicate: Predicate{Verdict: VerdictPass, CertificateID: "T-1", Tool: testTool, Time: testTime,
 				Requirements: []Requirement{{ID: "a", Text: "a", Status: Pass, Evidence: Evidence{Charts: []Chart{c}}}}}}
 		html, err := RenderHTML(st, nil)
 		if err != nil {

@@ -41,7 +41,7 @@ func TestRoundTrip(t *testing.T) {
 
 	require.NoError(t, v.CheckSubjects(testFiles()))
 	assert.True(t, v.Verified)
-	require.Len(t, v.Subjects, 3)
+	require.Len(t, v.Subjects, 4)
 	for _, s := range v.Subjects {
 		assert.Equal(t, SubjectOK, s.Status)
 		assert.Equal(t, s.Expected, s.Actual)
@@ -307,11 +307,11 @@ func TestNewStatement(t *testing.T) {
 	assert.Equal(t, VerdictIncomplete, st.Predicate.Verdict)
 
 	_, err := NewStatement([]Subject{SubjectOf("a", nil)}, []Requirement{{ID: "a", Text: "a", Status: Pass,
-		Evidence: Evidence{Result: []byte("{")}}}, testTool, testTime)
+		Evidence: Evidence{Result: []byte("{")}}}, testTool, testTime, Details{})
 	assert.ErrorIs(t, err, ErrMalformed)
 
 	// An empty list of requirements is [], not null.
-	st, err = NewStatement([]Subject{SubjectOf("a", nil)}, nil, testTool, testTime)
+	st, err = NewStatement([]Subject{SubjectOf("a", nil)}, nil, testTool, testTime, Details{})
 	require.NoError(t, err)
 	b, err := st.Marshal()
 	require.NoError(t, err)
@@ -344,7 +344,7 @@ func TestBuildTool(t *testing.T) {
 	assert.Equal(t, "fairhold", tool.Name)
 	assert.Equal(t, "1.2.3", tool.Version)
 	assert.NotEmpty(t, BuildTool("").Version)
-	st, err := NewStatement([]Subject{SubjectOf("a", nil)}, nil, BuildTool(""), testTime)
+	st, err := NewStatement([]Subject{SubjectOf("a", nil)}, nil, BuildTool(""), testTime, Details{})
 	require.NoError(t, err)
 	_, err = json.Marshal(st)
 	require.NoError(t, err)

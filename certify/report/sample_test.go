@@ -97,13 +97,13 @@ func sampleStatement(t testing.TB) *Statement {
 	g := splitmix(16)
 	positions := []string{"player 1", "player 2", "flop 1", "flop 2", "flop 3", "turn", "river", "dealer 1", "dealer 2"}
 	var subjects []Subject
-	for _, name := range []string{"strategy.parquet", "profile.json", "logs/day1.rounds.jsonl"} {
+	for _, name := range []string{"strategy.parquet", "profile.json", "logs/day1.rounds.jsonl", "suite.json"} {
 		s, err := FileSubject(testFiles(), name)
 		require.NoError(t, err)
 		subjects = append(subjects, s)
 	}
 	reqs := []Requirement{
-		{ID: "stats.positions", Text: "per-position chi-square at 99% on the dealt cards", Status: Pass,
+		{ID: "stats.positions", Text: "per-position chi-square at 99% on the dealt cards", Method: "fairhold's log battery (docs/statistics.md)", Status: Pass,
 			Evidence: Evidence{Summary: "100,000 rounds: χ² = 421.7 with 459 degrees of freedom, p = 0.89",
 				Subjects: []string{"logs/day1.rounds.jsonl"},
 				Charts:   []Chart{{Kind: ChartHeatmap, Title: "Cards by position", Heatmap: sampleHeatmap(&g, positions, 1923.1)}}}},
@@ -114,19 +114,26 @@ func sampleStatement(t testing.TB) *Statement {
 			Evidence: Evidence{Summary: "EUR main game: 97.78% observed over 1,000,000 rounds, theoretical 97.84%",
 				Subjects: []string{"logs/day1.rounds.jsonl", "profile.json", "strategy.parquet"},
 				Charts:   []Chart{{Kind: ChartSeries, Title: "Observed RTP, EUR main game", Series: sampleSeries(&g, 60, 1_000_000)}}}},
-		{ID: "replay.resettle", Text: "every logged round re-settles", Status: Fail,
+		{ID: "replay.resettle", Text: "every logged round re-settles", Method: "re-deal and re-settlement of every logged round (docs/replay.md)", Status: Fail,
 			Evidence: Evidence{Summary: "1,000,000 rounds, 37 findings of 3 codes",
 				Subjects: []string{"logs/day1.rounds.jsonl", "profile.json"},
 				Result:   []byte(`{"rounds":1000000,"findings":37,"codes":{"ANTE_WRONG_MULTIPLE":21,"BALANCE_OFF_BY_ONE":12,"PAYOUT_WRONG":4}}`),
+				FindingSamples: []FindingSample{
+					{Code: "PAYOUT_WRONG", Count: 4, RoundIDs: []string{"rng-1-000017", "rng-1-000452", "rng-2-000031", "rng-2-001207"}},
+					{Code: "ANTE_WRONG_MULTIPLE", Count: 21, RoundIDs: []string{"rng-1-000101", "rng-1-000102", "rng-1-000230", "rng-1-000231",
+						"rng-1-000455", "rng-1-000789", "rng-2-000002", "rng-2-000040", "rng-2-000041", "rng-2-000099"}},
+					{Code: "BALANCE_OFF_BY_ONE", Count: 12, RoundIDs: []string{"rng-1-000003", "rng-1-000900", "rng-2-000512", "rng-2-000513",
+						"rng-2-000514", "rng-2-000515", "rng-2-000516", "rng-2-000517", "rng-2-000518", "rng-2-000519"}},
+				},
 				Charts: []Chart{{Kind: ChartBars, Title: "Findings by code", Bars: []Bar{
 					{Label: "ANTE_WRONG_MULTIPLE", Count: 21, Amount: map[string]int64{"EUR": -12_450, "BTC": 0}},
 					{Label: "BALANCE_OFF_BY_ONE", Count: 12, Amount: map[string]int64{"EUR": 12}},
 					{Label: "PAYOUT_WRONG", Count: 4, Amount: map[string]int64{"EUR": 310_000, "BTC": -250_000}},
 				}}}}},
-		{ID: "stats.operator-decks", Text: "per-position chi-square at 99% on the operator's decks", Status: NotTested,
+		{ID: "stats.operator-decks", Text: "per-position chi-square at 99% on the operator's decks", Method: "fairhold's deck battery (docs/statistics.md)", Status: NotTested,
 			Evidence: Evidence{Summary: "no decks file supplied"}},
 	}
-	st, err := NewStatement(subjects, reqs, testTool, testTime)
+	st, err := NewStatement(subjects, reqs, testTool, testTime, testDetails(t))
 	require.NoError(t, err)
 	return st
 }
@@ -164,7 +171,7 @@ func realisticStatement(t testing.TB) *Statement {
 		reqs = append(reqs, Requirement{ID: fmt.Sprintf("vectors.v%02d", i), Text: "engine answers match vector set " + fmt.Sprint(i), Status: Pass,
 			Evidence: Evidence{Summary: "all answers match", Result: []byte(`{"vectors":120,"mismatches":0}`)}})
 	}
-	st, err := NewStatement(subjects, reqs, testTool, testTime)
+	st, err := NewStatement(subjects, reqs, testTool, testTime, Details{})
 	require.NoError(t, err)
 	return st
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,10 +21,17 @@ import (
 const (
 	// StatementType is the _type of an in-toto Statement v1.
 	StatementType = "https://in-toto.io/Statement/v1"
-	// PredicateType identifies this package's predicate, [Predicate],
-	// version 1. A change that an old verifier would misread gets a new
-	// version. The URI is an identifier; no page needs to exist there.
-	PredicateType = "https://fairhold.dev/certification/v1"
+	// PredicateType identifies this package's predicate, [Predicate], in
+	// the version fairhold writes: version 2, which names the certificate,
+	// its suite, lab, operator, jurisdiction, games, period, what the suite
+	// left out and the limits of the evidence. A change that an old
+	// verifier would misread gets a new version. The URI is an identifier;
+	// no page needs to exist there.
+	PredicateType = "https://fairhold.dev/certification/v2"
+	// PredicateTypeV1 identifies version 1 of the predicate: the verdict,
+	// the requirements, the tool and the time, nothing else. fairhold still
+	// reads, verifies and draws version 1 reports; it writes version 2.
+	PredicateTypeV1 = "https://fairhold.dev/certification/v1"
 	// PayloadType is the DSSE payloadType of an in-toto statement.
 	PayloadType = "application/vnd.in-toto+json"
 	// DigestAlgorithm is the one digest of a subject: SHA-256, as 64
@@ -93,13 +101,42 @@ func Decide(reqs []Requirement) Verdict {
 	return v
 }
 
-// Predicate is the certification: predicateType [PredicateType].
+// Predicate is the certification: predicateType [PredicateType] (version
+// 2), or [PredicateTypeV1], whose predicate has only the verdict, the
+// requirements, the tool and the time (the other members absent, and no
+// requirement's method or finding samples). docs/report-format.md section
+// 5 is the normative description.
 type Predicate struct {
 	// Verdict is Decide(Requirements).
 	Verdict Verdict `json:"verdict"`
+	// CertificateID names the certificate: given by the lab, or derived
+	// from the statement ([DeriveCertificateID], "fh-" and 24 hex digits).
+	// Version 2: required.
+	CertificateID string `json:"certificate_id,omitempty"`
+	// Suite is the suite the certification ran, or nil for a statement
+	// made outside a suite.
+	Suite *SuiteRef `json:"suite,omitempty"`
+	// Lab, Operator and Jurisdiction are the testing laboratory, the
+	// operator (the lab's client) whose artefacts are certified, and the
+	// jurisdiction the certificate is for, as the lab states them; "" when
+	// not stated.
+	Lab          string `json:"lab,omitempty"`
+	Operator     string `json:"operator,omitempty"`
+	Jurisdiction string `json:"jurisdiction,omitempty"`
+	// Games are the games certified, each with its rules profile.
+	Games []GameProfile `json:"games,omitempty"`
+	// Period is the time the certified round logs cover, from the replay;
+	// nil when no log was replayed.
+	Period *Period `json:"period,omitempty"`
 	// Requirements are the suite's requirements in the suite's order (an
 	// empty list, not null, when there are none).
 	Requirements []Requirement `json:"requirements"`
+	// NotInSuite is what the built-in suite of the game has that the suite
+	// run does not; nil for a built-in suite (or no suite).
+	NotInSuite *NotInSuite `json:"not_in_suite,omitempty"`
+	// Limits are the limits of the evidence, in plain sentences: what the
+	// checks cannot see.
+	Limits []string `json:"limits,omitempty"`
 	// Tool is the fairhold build that ran the checks.
 	Tool Tool `json:"tool"`
 	// Time is when the report was signed, an input of the signer (the
@@ -115,7 +152,10 @@ type Requirement struct {
 	ID string `json:"id"`
 	// Text is the requirement in plain words ("every logged round
 	// re-settles"). Clause numbers of standards are not invented.
-	Text     string   `json:"text"`
+	Text string `json:"text"`
+	// Method is the method or standard the check follows, in a few words
+	// ("NIST SP 800-22 rev. 1a, ..."); version 2, "" when not stated.
+	Method   string   `json:"method,omitempty"`
 	Status   Status   `json:"status"`
 	Evidence Evidence `json:"evidence"`
 }
@@ -131,6 +171,10 @@ type Evidence struct {
 	// Result is the check's own result in the compact JSON of its
 	// documented type (for example a replay summary), or empty.
 	Result json.RawMessage `json:"result,omitempty"`
+	// FindingSamples are, for a check that reports findings (the replay),
+	// each finding code with its count and the first round ids in log
+	// order; version 2, sorted by code.
+	FindingSamples []FindingSample `json:"finding_samples,omitempty"`
 	// Charts are the figures of the requirement (charts.go), or none.
 	Charts []Chart `json:"charts,omitempty"`
 }
@@ -175,20 +219,40 @@ func BuildTool(version string) Tool {
 	return t
 }
 
-// NewStatement returns the statement of a certification: subjects are
-// sorted by name, each requirement's evidence subjects sorted, the verdict
-// decided, the time kept in UTC to the second. The arguments are not
+// NewStatement returns the statement of a certification, in version 2
+// of the predicate: subjects are sorted by name, each requirement's
+// evidence subjects and finding samples sorted, the verdict decided, the
+// times kept in UTC (the signing time to the second), the certificate id
+// derived when d gives none ([DeriveCertificateID]). The arguments are not
 // modified. The error is a [*FormatError] naming the first invalid field.
-func NewStatement(subjects []Subject, reqs []Requirement, tool Tool, signedAt time.Time) (*Statement, error) {
+func NewStatement(subjects []Subject, reqs []Requirement, tool Tool, signedAt time.Time, d Details) (*Statement, error) {
 	st := &Statement{
 		Type:          StatementType,
 		Subject:       make([]Subject, len(subjects)),
 		PredicateType: PredicateType,
 		Predicate: Predicate{
-			Requirements: make([]Requirement, len(reqs)),
-			Tool:         tool,
-			Time:         signedAt.UTC().Truncate(time.Second),
+			CertificateID: d.CertificateID,
+			Lab:           d.Lab,
+			Operator:      d.Operator,
+			Jurisdiction:  d.Jurisdiction,
+			Games:         slices.Clone(d.Games),
+			Requirements:  make([]Requirement, len(reqs)),
+			Limits:        slices.Clone(d.Limits),
+			Tool:          tool,
+			Time:          signedAt.UTC().Truncate(time.Second),
 		},
+	}
+	if d.Suite != nil {
+		s := *d.Suite
+		s.Digest = maps.Clone(s.Digest)
+		st.Predicate.Suite = &s
+	}
+	if d.Period != nil {
+		st.Predicate.Period = &Period{First: d.Period.First.UTC(), Last: d.Period.Last.UTC()}
+	}
+	if n := d.NotInSuite; n != nil {
+		st.Predicate.NotInSuite = &NotInSuite{Builtin: n.Builtin,
+			Requirements: append([]OmittedRequirement{}, n.Requirements...), Claims: append([]OmittedClaim{}, n.Claims...)}
 	}
 	for i, s := range subjects {
 		st.Subject[i] = Subject{Name: s.Name, Digest: make(map[string]string, len(s.Digest))}
@@ -207,9 +271,25 @@ func NewStatement(subjects []Subject, reqs []Requirement, tool Tool, signedAt ti
 			}
 			r.Evidence.Result = b.Bytes()
 		}
+		if r.Evidence.FindingSamples != nil {
+			samples := make([]FindingSample, len(r.Evidence.FindingSamples))
+			for j, f := range r.Evidence.FindingSamples {
+				f.RoundIDs = append([]string{}, f.RoundIDs...)
+				samples[j] = f
+			}
+			slices.SortStableFunc(samples, func(a, b FindingSample) int { return strings.Compare(a.Code, b.Code) })
+			r.Evidence.FindingSamples = samples
+		}
 		st.Predicate.Requirements[i] = r
 	}
 	st.Predicate.Verdict = Decide(st.Predicate.Requirements)
+	if st.Predicate.CertificateID == "" {
+		id, err := DeriveCertificateID(st)
+		if err != nil {
+			return nil, err
+		}
+		st.Predicate.CertificateID = id
+	}
 	if err := st.Validate(); err != nil {
 		return nil, err
 	}
@@ -226,8 +306,8 @@ func (st *Statement) Validate() error {
 	if st.Type != StatementType {
 		return malformed("_type", "%q, want %q", st.Type, StatementType)
 	}
-	if st.PredicateType != PredicateType {
-		return malformed("predicateType", "%q, want %q", st.PredicateType, PredicateType)
+	if st.PredicateType != PredicateType && st.PredicateType != PredicateTypeV1 {
+		return malformed("predicateType", "%q, want %q (or version 1, %q)", st.PredicateType, PredicateType, PredicateTypeV1)
 	}
 	if len(st.Subject) == 0 {
 		return malformed("subject", "no subject; a statement certifies at least one artefact")
@@ -246,7 +326,13 @@ func (st *Statement) Validate() error {
 			return malformed(f+".digest", "want exactly {%q: 64 lower-case hex digits}", DigestAlgorithm)
 		}
 	}
-	return st.Predicate.validate(names)
+	if err := st.Predicate.validate(names); err != nil {
+		return err
+	}
+	if st.PredicateType == PredicateTypeV1 {
+		return st.Predicate.validateV1()
+	}
+	return st.validateV2()
 }
 
 func (p *Predicate) validate(subjects map[string]bool) error {

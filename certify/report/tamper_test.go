@@ -33,7 +33,7 @@ func TestEveryByteChanged(t *testing.T) {
 	lab, reg := labKey(t), regulatorKey(t)
 	t.Run("ed25519, every value", func(t *testing.T) {
 		small, err := NewStatement([]Subject{SubjectOf("profile.json", testFiles()["profile.json"].Data)},
-			[]Requirement{{ID: "a", Text: "a", Status: Pass}}, testTool, testTime)
+			[]Requirement{{ID: "a", Text: "a", Status: Pass}}, testTool, testTime, Details{})
 		require.NoError(t, err)
 		env, err := Sign(small, lab)
 		require.NoError(t, err)
@@ -111,7 +111,7 @@ func TestSubjectByteChanged(t *testing.T) {
 	require.NoError(t, err)
 	v, err := Verify(env, lab.Public())
 	require.NoError(t, err)
-	for _, name := range []string{"profile.json", "strategy.parquet", "logs/day1.rounds.jsonl"} {
+	for _, name := range []string{"profile.json", "strategy.parquet", "logs/day1.rounds.jsonl", "suite.json"} {
 		orig := testFiles()[name].Data
 		for i := range orig {
 			for d := 1; d <= values; d++ {
@@ -123,7 +123,7 @@ func TestSubjectByteChanged(t *testing.T) {
 				require.True(t, errors.As(err, &se))
 				require.Len(t, se.Subjects, 1)
 				require.Equal(t, name, se.Subjects[0].Name)
-				require.Len(t, checks, 3)
+				require.Len(t, checks, 4)
 			}
 		}
 		// Truncated and extended.

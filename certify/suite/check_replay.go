@@ -56,6 +56,9 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 	}
 	paths := e.logPaths()
 	bars := map[finding.Code]*report.Bar{}
+	// The first round ids of each code, in the findings' canonical order
+	// (the log's), whatever the number of workers.
+	ids := map[finding.Code][]string{}
 	opts := replayer.Options{
 		Workers:    e.opts.Workers,
 		Config:     &audit.Config{Dealers: audit.SchemeDealers{}, Rules: rules, Double: audit.DoubleEngine{Rules: rules}},
@@ -68,6 +71,9 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 				bars[f.Code] = b
 			}
 			b.Count++
+			if l := ids[f.Code]; f.RoundID != "" && len(l) < report.MaxSampleRoundIDs && !slices.Contains(l, f.RoundID) {
+				ids[f.Code] = append(l, f.RoundID)
+			}
 			if f.Difference != nil && f.Currency != "" {
 				if b.Amount == nil {
 					b.Amount = map[string]int64{}
@@ -84,7 +90,7 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 		return result{}, e.logsError(err)
 	}
 	sum.Seconds = 0
-	res := result{status: report.Pass, value: sum, subjects: subjects}
+	res := result{status: report.Pass, value: sum, subjects: subjects, period: sum.Period}
 	n := sum.FindingsTotal()
 	res.summary = fmt.Sprintf("%d rounds replayed, %d findings", sum.Rounds, n)
 	if n > 0 {
@@ -104,6 +110,9 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 			chart.Bars = append(chart.Bars, *b)
 		}
 		res.charts = []report.Chart{chart}
+		for _, c := range codes {
+			res.samples = append(res.samples, report.FindingSample{Code: string(c), Count: sum.Findings[c], RoundIDs: append([]string{}, ids[c]...)})
+		}
 	}
 	res.summary += rotationText(sum)
 	if len(sum.Warnings) > 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/fairhold/fairhold/certify/strategy"
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/replayer"
 )
 
 // Options tune [Run].
@@ -38,11 +39,17 @@ type Options struct {
 }
 
 // Result is what [Run] certified: the statement's subjects (every
-// artefact file, the suite file and a profile file) and its requirements,
-// in the suite's order.
+// artefact file, the suite file and a profile file), its requirements, in
+// the suite's order, each with its check's method ([Methods]), and what
+// the statement names besides: the suite, the lab, operator and
+// jurisdiction of the suite file, the game and its profile, the period of
+// the replayed logs, what a custom suite leaves out of the built-in one
+// and the limits of the evidence. The certificate id is left to
+// [report.NewStatement].
 type Result struct {
 	Subjects     []report.Subject
 	Requirements []report.Requirement
+	Details      report.Details
 }
 
 // result is what a check returns: the requirement's status and evidence
@@ -53,6 +60,8 @@ type result struct {
 	subjects []string // artefact keys read: "logs", "answers", "decks", "raw", "strategy", "profile", "manifest_key"
 	value    any      // the documented result type, or nil
 	charts   []report.Chart
+	samples  []report.FindingSample
+	period   *replayer.Period // the period of the logs replayed
 }
 
 func notTested(why string) (result, error) {
@@ -116,6 +125,7 @@ func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 		}
 	}
 	out := &Result{Subjects: subjects}
+	var periods []*replayer.Period
 	for i := range s.Requirements {
 		r := &s.Requirements[i]
 		start := time.Now()
@@ -123,8 +133,9 @@ func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		req := report.Requirement{ID: r.ID, Text: r.Text, Status: res.status,
-			Evidence: report.Evidence{Summary: res.summary, Charts: res.charts}}
+		periods = append(periods, res.period)
+		req := report.Requirement{ID: r.ID, Text: r.Text, Method: Methods[r.Check], Status: res.status,
+			Evidence: report.Evidence{Summary: res.summary, Charts: res.charts, FindingSamples: res.samples}}
 		for _, k := range res.subjects {
 			req.Evidence.Subjects = append(req.Evidence.Subjects, e.names[k]...)
 		}
@@ -141,6 +152,9 @@ func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "%-10s %s (%.1fs): %s\n", req.Status, r.ID, time.Since(start).Seconds(), req.Evidence.Summary)
 		}
+	}
+	if out.Details, err = e.details(periods); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

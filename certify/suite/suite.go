@@ -62,8 +62,19 @@ import (
 type Suite struct {
 	// Name names the suite ("casino-holdem", "acme-live-table-2026").
 	Name string `json:"name"`
+	// Version is the suite's version as the lab numbers it ("" for
+	// none).
+	Version string `json:"version,omitempty"`
 	// Description says what the suite certifies, for people.
 	Description string `json:"description,omitempty"`
+	// Lab, Operator and Jurisdiction are the testing laboratory, the
+	// operator whose artefacts are certified and the jurisdiction the
+	// certificate is for, as the report names them ("" when the suite does
+	// not: `fairhold certify --lab`, `--operator`, `--jurisdiction` give
+	// them then).
+	Lab          string `json:"lab,omitempty"`
+	Operator     string `json:"operator,omitempty"`
+	Jurisdiction string `json:"jurisdiction,omitempty"`
 	// Game is "casino-holdem", "live-casino-holdem" or "double-holdem".
 	Game string `json:"game"`
 	// Profile is the rules profile: a built-in name, or the path of a
@@ -74,8 +85,9 @@ type Suite struct {
 	// Requirements are what is certified, in the report's order.
 	Requirements []Requirement `json:"requirements"`
 
-	file string // the suite file, for errors ("builtin:NAME" for a built-in)
-	dir  string // the directory the paths are relative to
+	file   string // the suite file, for errors ("builtin:NAME" for a built-in)
+	dir    string // the directory the paths are relative to
+	digest string // the SHA-256 of the suite file's bytes ([Suite.SHA256])
 }
 
 // Artefacts are the files a suite certifies. Every path is relative to
@@ -168,7 +180,11 @@ func Load(file string) (*Suite, error) {
 func Parse(data []byte, file, dir string) (*Suite, error) {
 	var top struct {
 		Name         string            `json:"name"`
+		Version      string            `json:"version"`
 		Description  string            `json:"description"`
+		Lab          string            `json:"lab"`
+		Operator     string            `json:"operator"`
+		Jurisdiction string            `json:"jurisdiction"`
 		Game         string            `json:"game"`
 		Profile      string            `json:"profile"`
 		Artefacts    json.RawMessage   `json:"artefacts"`
@@ -177,7 +193,18 @@ func Parse(data []byte, file, dir string) (*Suite, error) {
 	if err := decodeStrict(data, &top); err != nil {
 		return nil, within(file, "", err)
 	}
-	s := &Suite{Name: top.Name, Description: top.Description, Game: top.Game, Profile: top.Profile, file: file, dir: dir}
+	s := &Suite{Name: top.Name, Description: top.Description, Game: top.Game, Profile: top.Profile, file: file, dir: dir,
+		Version: top.Version, Lab: top.Lab, Operator: top.Operator, Jurisdiction: top.Jurisdiction, digest: digestOf(data)}
+	for _, f := range []struct{ name, value string }{
+		{"version", top.Version}, {"lab", top.Lab}, {"operator", top.Operator}, {"jurisdiction", top.Jurisdiction},
+	} {
+		if f.value == "" {
+			continue
+		}
+		if err := report.CheckPartyName(f.value); err != nil {
+			return nil, inputErr(file, f.name, "%v", err)
+		}
+	}
 	switch {
 	case s.Name == "":
 		return nil, inputErr(file, "name", "missing")

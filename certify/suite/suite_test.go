@@ -222,14 +222,14 @@ func TestRunCleanOperator(t *testing.T) {
 	require.NoError(t, json.Unmarshal(byID["vectors.engine-conformance"].Evidence.Result, &ar))
 	assert.True(t, ar.Pass())
 
-	st, err := report.NewStatement(res.Subjects, res.Requirements, report.Tool{Name: "fairhold", Version: "test"}, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	st, err := report.NewStatement(res.Subjects, res.Requirements, report.Tool{Name: "fairhold", Version: "test"}, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), res.Details)
 	require.NoError(t, err)
 	assert.Equal(t, report.VerdictPass, st.Predicate.Verdict)
 
 	// The same inputs give the same statement, whatever the workers.
 	res2, err := Run(context.Background(), s, Options{Workers: 1})
 	require.NoError(t, err)
-	st2, err := report.NewStatement(res2.Subjects, res2.Requirements, st.Predicate.Tool, st.Predicate.Time)
+	st2, err := report.NewStatement(res2.Subjects, res2.Requirements, st.Predicate.Tool, st.Predicate.Time, res2.Details)
 	require.NoError(t, err)
 	a, err := st.Marshal()
 	require.NoError(t, err)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +36,12 @@ type certifyOptions struct {
 	strategy string
 	// The operator's published key, for the manifests of the logs.
 	manifestKey string
+	// What the certificate names besides the suite's results.
+	lab, operator, jurisdiction string
+	certificateID               string
+	// The PDF for filing.
+	pdf      bool
+	chromium string
 }
 
 func newCertifyCmd() *cobra.Command {
@@ -56,7 +64,23 @@ is not given is not tested.
 
 Beside report.json it writes the report's pages, as 'fairhold report render'
 draws them: report.html (for people, with the charts), report.xml (JUnit, for
-CI) and summary.md.
+CI) and summary.md; with --pdf also report.pdf, report.html printed by headless
+Chromium for filing ('fairhold report pdf').
+
+The certificate names the suite (its name, version and SHA-256), the games and
+rules profiles (with their SHA-256), the period the replayed logs cover, the
+method of each requirement, the round ids of each finding code, what a custom
+suite leaves out of the built-in suite of its game, and the limits of the
+evidence. It names the lab, the operator (the lab's client) and the
+jurisdiction as the suite file's "lab", "operator" and "jurisdiction" give
+them, or --lab, --operator and --jurisdiction (a flag that contradicts the
+suite file is a usage error). Its id is --certificate-id, the lab's own
+numbering, or else derived from the statement: "fh-" and 24 hex digits of its
+SHA-256 (docs/report-format.md).
+
+The pages print the command that verifies the report from --out, naming the
+signers' public keys (KEY.key's KEY.pub when it lies beside it) and the
+artefacts' directory relative to --out.
 
 Every --key signs (Ed25519 or ML-DSA-65 private keys from 'fairhold keys new').
 --time sets the signing time (default now): the same inputs and --time give the
@@ -72,7 +96,8 @@ only with --progress.
 Exit codes: 0 certified (verdict pass), 3 verdict fail or incomplete, 2 usage
 or malformed input (the file and field are named), 1 I/O error.`,
 		Example: `  fairhold certify suite.json --out cert/ --key lab.key --time 2026-03-01T12:00:00Z
-  fairhold certify --suite casino-holdem --logs day1/ --answers answers.jsonl --decks-file decks.txt --out cert/ --key lab.key --key regulator.key`,
+  fairhold certify --suite casino-holdem --logs day1/ --answers answers.jsonl --decks-file decks.txt --out cert/ --key lab.key --key regulator.key
+  fairhold certify --suite casino-holdem --logs day1/ --out cert/ --key lab.key --lab "Example Testing Ltd" --operator "ACME Gaming" --jurisdiction Malta --certificate-id LAB-2026-0042 --pdf`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCertify(cmd, args, &o) },
 	}
@@ -90,6 +115,12 @@ or malformed input (the file and field are named), 1 I/O error.`,
 	f.StringVar(&o.raw, "raw", "", "--suite: the operator's raw RNG bytes, for NIST SP 800-22")
 	f.StringVar(&o.strategy, "strategy", "", "--suite: the declared strategy file ('fairhold math --strategy-out')")
 	f.StringVar(&o.manifestKey, "manifest-key", "", "the operator's published Ed25519 public key (PEM): every replay requirement checks the logs' manifests against it")
+	f.StringVar(&o.lab, "lab", "", "the testing laboratory the certificate names (default: the suite file's \"lab\")")
+	f.StringVar(&o.operator, "operator", "", "the operator (the lab's client) whose artefacts are certified (default: the suite file's \"operator\")")
+	f.StringVar(&o.jurisdiction, "jurisdiction", "", "the jurisdiction the certificate is for (default: the suite file's \"jurisdiction\")")
+	f.StringVar(&o.certificateID, "certificate-id", "", "the certificate's id, the lab's numbering: letters, digits and . _ : / - (default: derived from the statement, fh-...)")
+	f.BoolVar(&o.pdf, "pdf", false, "also write report.pdf, report.html printed by headless Chromium")
+	f.StringVar(&o.chromium, "chromium", "", "--pdf: the Chromium binary (default: $FAIRHOLD_CHROMIUM, or chromium, chromium-browser, google-chrome on $PATH)")
 	_ = cmd.MarkFlagRequired("out")
 	_ = cmd.MarkFlagRequired("key")
 	return cmd
@@ -117,12 +148,43 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 		signers[i] = k
 	}
+	if o.certificateID != "" && !report.ValidCertificateID(o.certificateID) {
+		return usageErrorf("--certificate-id %q: want 1 to 128 ASCII letters, digits and '.', '_', ':', '/', '-', starting with a letter or digit, not starting with %q (the derived ids' prefix)", o.certificateID, report.CertificateIDPrefix)
+	}
+	for _, f := range []struct{ flag, value string }{{"--lab", o.lab}, {"--operator", o.operator}, {"--jurisdiction", o.jurisdiction}} {
+		if f.value == "" {
+			continue
+		}
+		if err := report.CheckPartyName(f.value); err != nil {
+			return usageErrorf("%s: %v", f.flag, err)
+		}
+	}
+	for _, f := range []struct{ flag, member, flagValue, suiteValue string }{
+		{"--lab", "lab", o.lab, s.Lab}, {"--operator", "operator", o.operator, s.Operator}, {"--jurisdiction", "jurisdiction", o.jurisdiction, s.Jurisdiction},
+	} {
+		if f.flagValue != "" && f.suiteValue != "" && f.flagValue != f.suiteValue {
+			return usageErrorf("%s %q: the suite file names %s %q; give one or the other", f.flag, f.flagValue, f.member, f.suiteValue)
+		}
+	}
+	var chromium string
+	if o.pdf {
+		// Found before the checks run: a missing browser fails first.
+		if chromium, err = report.FindChromium(o.chromium); err != nil {
+			return fmt.Errorf("--pdf: %w", err)
+		}
+	} else if cmd.Flags().Changed("chromium") {
+		return usageErrorf("--chromium: it goes with --pdf")
+	}
 	if err := checkOutputDir("--out", o.out); err != nil {
 		return err
 	}
 	reportPath := filepath.Join(o.out, "report.json")
+	files := certifyFiles
+	if o.pdf {
+		files = append(slices.Clone(files), reportPDFName)
+	}
 	if !o.force {
-		for _, name := range certifyFiles {
+		for _, name := range files {
 			if p := filepath.Join(o.out, name); fileExists(p) {
 				return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace the report)", p)
 			}
@@ -142,7 +204,18 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		}
 		return err
 	}
-	st, err := report.NewStatement(res.Subjects, res.Requirements, report.BuildTool(version), signedAt)
+	details := res.Details
+	details.CertificateID = o.certificateID
+	if o.lab != "" {
+		details.Lab = o.lab
+	}
+	if o.operator != "" {
+		details.Operator = o.operator
+	}
+	if o.jurisdiction != "" {
+		details.Jurisdiction = o.jurisdiction
+	}
+	st, err := report.NewStatement(res.Subjects, res.Requirements, report.BuildTool(version), signedAt, details)
 	if err != nil {
 		return err
 	}
@@ -157,13 +230,22 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(signers))
-	for i, k := range signers {
-		ids[i] = k.KeyID()
-	}
-	pages, err := reportPages(st, env, ids...)
+	po, err := certifyPageOptions(o, s, signers)
 	if err != nil {
 		return err
+	}
+	pages, err := reportPages(st, env, po)
+	if err != nil {
+		return err
+	}
+	if o.pdf {
+		ctx, cancel := context.WithTimeout(cmd.Context(), pdfTimeout)
+		pdf, err := report.PrintPDF(ctx, chromium, pages[0].data, st.Predicate.Time)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("--pdf: %w", err)
+		}
+		pages = append(pages, certifyFile{reportPDFName, pdf})
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", o.out, err)
@@ -183,7 +265,7 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 		if err := writeResult(w, certifyVerdict(st.Predicate.Verdict), st.Predicate); err != nil {
 			return err
 		}
-	} else if err := printCertification(w, st, reportPath, len(env.Signatures)); err != nil {
+	} else if err := printCertification(w, st, env, reportPath, pages, po); err != nil {
 		return err
 	}
 	if st.Predicate.Verdict != report.VerdictPass {
@@ -194,21 +276,69 @@ func runCertify(cmd *cobra.Command, args []string, o *certifyOptions) error {
 
 // reportPages draws the report's pages from the statement and its
 // envelope (certify/report): report.html, report.xml (JUnit) and
-// summary.md, as 'fairhold report render' draws them.
-func reportPages(st *report.Statement, env *dsse.Envelope, verified ...string) ([]certifyFile, error) {
-	html, err := report.RenderHTML(st, env, verified...)
+// summary.md, in that order, as 'fairhold report render' draws them.
+func reportPages(st *report.Statement, env *dsse.Envelope, o report.PageOptions) ([]certifyFile, error) {
+	html, err := report.RenderHTMLWith(st, env, o)
 	if err != nil {
 		return nil, err
 	}
-	junit, err := report.RenderJUnit(st)
+	junit, err := report.RenderJUnitWith(st, env, o)
 	if err != nil {
 		return nil, err
 	}
-	summary, err := report.RenderSummary(st, env, verified...)
+	summary, err := report.RenderSummaryWith(st, env, o)
 	if err != nil {
 		return nil, err
 	}
 	return []certifyFile{{reportHTMLName, html}, {reportJUnitName, junit}, {reportSummaryName, summary}}, nil
+}
+
+// pdfTimeout bounds Chromium's printing of a report.
+const pdfTimeout = 2 * time.Minute
+
+// certifyPageOptions are the pages' options of a report certify writes:
+// every signer verified (it signed just now), each signer's public key
+// file named when KEY.pub lies beside KEY.key and is its public key, and
+// the suite's directory as the subjects' directory, both relative to
+// --out, where the printed command runs.
+func certifyPageOptions(o *certifyOptions, s *suite.Suite, signers []report.Signer) (report.PageOptions, error) {
+	po := report.PageOptions{KeyFiles: map[string]string{}}
+	for i, k := range signers {
+		po.Verified = append(po.Verified, k.KeyID())
+		if pub, ok := strings.CutSuffix(o.keys[i], ".key"); ok {
+			pub += ".pub"
+			if pk, err := report.ReadPublicKey(pub); err == nil && pk.KeyID() == k.KeyID() {
+				if rel, ok := relativeTo(o.out, pub); ok {
+					po.KeyFiles[k.KeyID()] = rel
+				}
+			}
+		}
+	}
+	if rel, ok := relativeTo(o.out, s.Dir()); ok && rel != "." {
+		po.Subjects = rel
+	} else if !ok {
+		abs, err := filepath.Abs(s.Dir())
+		if err != nil {
+			return po, err
+		}
+		po.Subjects = filepath.ToSlash(abs)
+	}
+	return po, nil
+}
+
+// relativeTo returns target relative to the directory dir,
+// slash-separated.
+func relativeTo(dir, target string) (string, bool) {
+	d, err1 := filepath.Abs(dir)
+	t, err2 := filepath.Abs(target)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(d, t)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // certifyFile is one file certify writes into --out.
@@ -217,7 +347,8 @@ type certifyFile struct {
 	data []byte
 }
 
-// certifyFiles are the names of the files certify writes.
+// certifyFiles are the names of the files certify writes (and
+// reportPDFName with --pdf).
 var certifyFiles = []string{"report.json", reportHTMLName, reportJUnitName, reportSummaryName}
 
 // loadCertifySuite returns the suite of the file argument or of --suite
@@ -330,8 +461,9 @@ func localPath(flag, p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// printCertification prints each requirement and the verdict.
-func printCertification(w io.Writer, st *report.Statement, path string, sigs int) error {
+// printCertification prints each requirement, the verdict, the
+// certificate's id and how to verify the report.
+func printCertification(w io.Writer, st *report.Statement, env *dsse.Envelope, path string, pages []certifyFile, po report.PageOptions) error {
 	var b strings.Builder
 	for _, r := range st.Predicate.Requirements {
 		status := map[report.Status]string{report.Pass: "PASS", report.Fail: "FAIL", report.NotTested: "NOT TESTED"}[r.Status]
@@ -340,11 +472,28 @@ func printCertification(w io.Writer, st *report.Statement, path string, sigs int
 			fmt.Fprintf(&b, "           %s\n", r.Evidence.Summary)
 		}
 	}
-	fmt.Fprintf(&b, "\nverdict: %s (%d requirements, %d subjects, %d signatures)\nreport:  %s (signed), with %s, %s and %s beside it\n",
-		strings.ToUpper(string(st.Predicate.Verdict)), len(st.Predicate.Requirements), len(st.Subject), sigs, path,
-		reportHTMLName, reportJUnitName, reportSummaryName)
-	_, err := io.WriteString(w, b.String())
+	names := make([]string, len(pages))
+	for i, p := range pages {
+		names[i] = p.name
+	}
+	fmt.Fprintf(&b, "\nverdict:     %s (%d requirements, %d subjects, %d signatures)\ncertificate: %s\nreport:      %s (signed), with %s beside it\n",
+		strings.ToUpper(string(st.Predicate.Verdict)), len(st.Predicate.Requirements), len(st.Subject), len(env.Signatures),
+		st.Predicate.CertificateID, path, englishList(names))
+	cmdline, _, err := report.VerifyCommand(st, env, po)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "verify:      (cd %s && %s)\n", report.ShellQuote(filepath.ToSlash(filepath.Dir(path))), cmdline)
+	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// englishList joins names as "a, b and c".
+func englishList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // certifyVerdict is the command's verdict for a report's: pass is ok, fail

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +24,7 @@ func newReportCmd() *cobra.Command {
 		Short: "Signed certification reports",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newReportVerifyCmd(), newReportRenderCmd(), newReportSignCmd())
+	cmd.AddCommand(newReportVerifyCmd(), newReportRenderCmd(), newReportPDFCmd(), newReportSignCmd())
 	return cmd
 }
 
@@ -46,8 +47,13 @@ Every key given with --key must have signed the report, and each signature
 under its key id must verify. Signatures by other keys are listed but not
 required. Then every subject of the report (each certified artefact) must be
 a file under --subjects (default: the report's directory) whose SHA-256 is the
-report's. The file must be exactly as fairhold wrote it: any edit of
-report.json, even of white space, is rejected.
+report's; when artefacts are missing there, the error says to name their
+directory with --subjects DIR. The file must be exactly as fairhold wrote it:
+any edit of report.json, even of white space, is rejected (exit 3).
+
+report.html and summary.md print the command that verifies the report from
+the directory that holds report.json, with the signers' key files and the
+artefacts' directory as fairhold certify knew them.
 
 The verdict printed is the report's own (pass, fail or incomplete). Verifying
 the signature and accepting the verdict are two questions: exit 0 says the
@@ -135,7 +141,34 @@ func runReportVerify(cmd *cobra.Command, path string, o reportVerifyOptions) err
 	if err := v.CheckSubjects(os.DirFS(dir)); err != nil && !errors.Is(err, report.ErrSubject) {
 		return err
 	}
-	return printVerification(cmd.OutOrStdout(), v, o.asJSON, o.signatureOnly)
+	err = printVerification(cmd.OutOrStdout(), v, o.asJSON, o.signatureOnly)
+	if hint := subjectsHint(v, dir, o.subjects != ""); hint != "" && err != nil {
+		return verificationFailed(errors.New(hint))
+	}
+	return err
+}
+
+// subjectsHint says, when artefacts of the report are missing under dir,
+// how many, and that --subjects names their directory; "" when none is
+// missing.
+func subjectsHint(v *report.Verification, dir string, given bool) string {
+	missing := 0
+	for _, s := range v.Subjects {
+		if s.Status == report.SubjectMissing {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return ""
+	}
+	where := dir + " (the report's directory; --subjects was not given)"
+	if given {
+		where = dir + " (--subjects)"
+	}
+	if missing == len(v.Subjects) {
+		return fmt.Sprintf("no artefact of the report is under %s: give the directory that holds them with --subjects DIR (the report names them relative to it)", where)
+	}
+	return fmt.Sprintf("%d of the report's %d artefacts are missing under %s: is --subjects DIR the directory that holds them? (the report names them relative to it)", missing, len(v.Subjects), where)
 }
 
 // errReportMalformed marks a report file that could not be parsed.
@@ -210,10 +243,11 @@ func printVerification(w io.Writer, v *report.Verification, asJSON, signatureOnl
 }
 
 type reportRenderOptions struct {
-	out    string
-	keys   []string
-	force  bool
-	asJSON bool
+	out      string
+	keys     []string
+	subjects string
+	force    bool
+	asJSON   bool
 }
 
 // reportRenderResult is the JSON of report render --json.
@@ -230,6 +264,7 @@ const (
 	reportHTMLName    = "report.html"
 	reportJUnitName   = "report.xml"
 	reportSummaryName = "summary.md"
+	reportPDFName     = "report.pdf" // fairhold report pdf, fairhold certify --pdf
 )
 
 func newReportRenderCmd() *cobra.Command {
@@ -245,11 +280,12 @@ CI) and summary.md (a short Markdown summary). They are written to --out
 are replaced only with --force.
 
 Without --key the report's signatures are NOT verified: the pages show what
-report.json says, whoever wrote it. The page names the SHA-256 of report.json
-so that a reader can match it with the file, and says how to verify it. With
---key, every key given must have signed the report, as with report verify
-(the artefacts' digests are not checked here); a report that does not verify
-is not drawn.
+report.json says, whoever wrote it, and name no signer. The page names the
+SHA-256 of report.json so that a reader can match it with the file, and prints
+the command that verifies it. With --key, every key given must have signed the
+report, as with report verify (the artefacts' digests are not checked here); a
+report that does not verify is not drawn. The printed command names the key
+files given and --subjects DIR, both relative to the report's directory.
 
 Exit codes: 0 written, 3 a required signature failed, 2 malformed input (an
 edited or truncated report, a key of the wrong type, a page that exists
@@ -262,48 +298,83 @@ without --force), 1 an I/O error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "", "the directory to write the pages to (default: the report's directory)")
 	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several (default: no verification)")
+	f.StringVar(&o.subjects, "subjects", "", "the directory of the report's artefacts, for the verify command the pages print (default: the report's directory)")
 	f.BoolVar(&o.force, "force", false, "replace existing pages")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) error {
-	keys, env, err := readReport(path, o.keys)
+// pagesInput is a report read for drawing its pages.
+type pagesInput struct {
+	st       *report.Statement
+	env      *dsse.Envelope
+	opts     report.PageOptions
+	verified string // "signatures verified" or "signatures not verified"
+}
+
+// readForPages reads the report at path for its pages: with keys, its
+// signatures must verify (a failure is printed and returned as exit 3);
+// the pages' verify command names the key files and the subjects'
+// directory relative to the report's directory. Malformed input is a
+// usage error naming the file.
+func readForPages(cmd *cobra.Command, path string, keyPaths []string, subjects string, asJSON bool) (*pagesInput, error) {
+	keys, env, err := readReport(path, keyPaths)
 	if errors.Is(err, errReportMalformed) {
-		return usageError(err)
+		return nil, usageError(err)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var st *report.Statement
-	var ids []string // the key ids whose signatures verified
-	verified := "signatures not verified"
+	in := &pagesInput{env: env, verified: "signatures not verified", opts: report.PageOptions{KeyFiles: map[string]string{}}}
+	dir := filepath.Dir(path)
 	if len(keys) > 0 {
 		v, err := report.Verify(env, keys...)
 		switch {
 		case errors.Is(err, report.ErrSignature):
-			return printVerification(cmd.OutOrStdout(), v, o.asJSON, true)
+			return nil, printVerification(cmd.OutOrStdout(), v, asJSON, true)
 		case errors.Is(err, report.ErrDuplicateKey):
-			return usageErrorf("--key: %v", err)
+			return nil, usageErrorf("--key: %v", err)
 		case err != nil:
-			return reportInputError(path, err)
+			return nil, reportInputError(path, err)
 		}
-		st, verified = v.Statement, "signatures verified"
-		for _, k := range v.Keys {
-			ids = append(ids, k.KeyID)
+		in.st, in.verified = v.Statement, "signatures verified"
+		for i, k := range v.Keys {
+			in.opts.Verified = append(in.opts.Verified, k.KeyID)
+			if rel, ok := relativeTo(dir, keyPaths[i]); ok {
+				in.opts.KeyFiles[k.KeyID] = rel
+			}
 		}
-	} else if st, err = report.UnverifiedStatement(env); err != nil {
-		return reportInputError(path, err)
+	} else if in.st, err = report.UnverifiedStatement(env); err != nil {
+		return nil, reportInputError(path, err)
 	}
-	html, err := report.RenderHTML(st, env, ids...)
+	if subjects != "" {
+		if fi, err := os.Stat(subjects); err != nil {
+			return nil, fmt.Errorf("--subjects: %w", err)
+		} else if !fi.IsDir() {
+			return nil, usageErrorf("--subjects: %s is not a directory", subjects)
+		}
+		if rel, ok := relativeTo(dir, subjects); ok && rel != "." {
+			in.opts.Subjects = rel
+		}
+	}
+	return in, nil
+}
+
+func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) error {
+	in, err := readForPages(cmd, path, o.keys, o.subjects, o.asJSON)
+	if err != nil {
+		return err
+	}
+	st, env, verified := in.st, in.env, in.verified
+	html, err := report.RenderHTMLWith(st, env, in.opts)
 	if err != nil {
 		return reportInputError(path, err)
 	}
-	junit, err := report.RenderJUnit(st)
+	junit, err := report.RenderJUnitWith(st, env, in.opts)
 	if err != nil {
 		return reportInputError(path, err)
 	}
-	summary, err := report.RenderSummary(st, env, ids...)
+	summary, err := report.RenderSummaryWith(st, env, in.opts)
 	if err != nil {
 		return reportInputError(path, err)
 	}
@@ -337,7 +408,7 @@ func runReportRender(cmd *cobra.Command, path string, o reportRenderOptions) err
 	if o.asJSON {
 		return writeResult(cmd.OutOrStdout(), verdictOK, reportRenderResult{
 			Out: dir, Pages: []string{reportHTMLName, reportJUnitName, reportSummaryName},
-			ReportVerdict: st.Predicate.Verdict, SignaturesVerified: len(keys) > 0,
+			ReportVerdict: st.Predicate.Verdict, SignaturesVerified: len(o.keys) > 0,
 		})
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "pages written to %s: %s, %s, %s (verdict %s; %s)\n",
@@ -432,7 +503,7 @@ func runReportSign(cmd *cobra.Command, names []string, o reportSignOptions) erro
 		}
 		subjects[i] = s
 	}
-	st, err := report.NewStatement(subjects, reqs, report.BuildTool(version), signedAt)
+	st, err := report.NewStatement(subjects, reqs, report.BuildTool(version), signedAt, report.Details{})
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -460,4 +531,117 @@ func runReportSign(cmd *cobra.Command, names []string, o reportSignOptions) erro
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "report written: %s (%d subjects, %d signatures, verdict %s)\n",
 		o.out, len(st.Subject), len(env.Signatures), st.Predicate.Verdict)
 	return err
+}
+
+type reportPDFOptions struct {
+	out      string
+	keys     []string
+	subjects string
+	chromium string
+	force    bool
+	asJSON   bool
+}
+
+// reportPDFResult is the JSON of report pdf --json.
+type reportPDFResult struct {
+	Out                string         `json:"out"`
+	Bytes              int            `json:"bytes"`
+	CertificateID      string         `json:"certificate_id,omitempty"`
+	ReportVerdict      report.Verdict `json:"report_verdict"`
+	SignaturesVerified bool           `json:"signatures_verified"`
+}
+
+func newReportPDFCmd() *cobra.Command {
+	var o reportPDFOptions
+	cmd := &cobra.Command{
+		Use:   "pdf REPORT [--out FILE] [--key PUB ...] [--subjects DIR] [--chromium PATH]",
+		Short: "Print a report's page to PDF, for filing",
+		Long: `Print the page of a signed certification report, report.html as 'fairhold
+report render' draws it, to PDF with headless Chromium: A4, one requirement a
+page, the charts whole, the folded data tables left out. Chromium runs with the
+network cut off and a fresh profile; the page itself runs no script and loads
+nothing. The PDF's document title names the verdict, the certificate, the
+operator and the lab, and its dates are the report's signing time, so that the
+same report, Chromium build and fonts give the same file.
+
+It is written to --out (default: report.pdf beside the report), whole or not at
+all; an existing file is replaced only with --force. Like the other pages it is
+not signed: report.json is the report. --key and --subjects are as for report
+render: without --key the signatures are not verified and the page names no
+signer.
+
+Chromium is --chromium, or $FAIRHOLD_CHROMIUM, or the first of chromium,
+chromium-browser, google-chrome and google-chrome-stable on $PATH (Debian:
+apt-get install chromium).
+
+Exit codes: 0 written, 3 a required signature failed, 2 malformed input (an
+edited or truncated report, a key of the wrong type, a file that exists without
+--force), 1 an I/O error or no Chromium (or Chromium failed).`,
+		Example: `  fairhold report pdf out/cert/report.json --key lab.pub
+  fairhold report pdf report.json --out filing/ACME-2026-03.pdf --chromium /usr/bin/chromium`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReportPDF(cmd, args[0], o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "", "the PDF file to write (default: report.pdf beside the report)")
+	f.StringArrayVar(&o.keys, "key", nil, "a public key (.pub) that must have signed; repeat for several (default: no verification)")
+	f.StringVar(&o.subjects, "subjects", "", "the directory of the report's artefacts, for the verify command the page prints (default: the report's directory)")
+	f.StringVar(&o.chromium, "chromium", "", "the Chromium binary (default: $FAIRHOLD_CHROMIUM, or chromium, chromium-browser, google-chrome on $PATH)")
+	f.BoolVar(&o.force, "force", false, "replace an existing PDF")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runReportPDF(cmd *cobra.Command, path string, o reportPDFOptions) error {
+	out := o.out
+	if out == "" {
+		out = filepath.Join(filepath.Dir(path), reportPDFName)
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return usageErrorf("--out: %s is a directory; name the PDF file", out)
+	}
+	if _, err := os.Lstat(out); err == nil && !o.force {
+		return usageErrorf("--out: %s exists; refusing to overwrite (--force to replace it)", out)
+	}
+	chromium, err := report.FindChromium(o.chromium)
+	if err != nil {
+		return err
+	}
+	in, err := readForPages(cmd, path, o.keys, o.subjects, o.asJSON)
+	if err != nil {
+		return err
+	}
+	html, err := report.RenderHTMLWith(in.st, in.env, in.opts)
+	if err != nil {
+		return reportInputError(path, err)
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), pdfTimeout)
+	defer cancel()
+	pdf, err := report.PrintPDF(ctx, chromium, html, in.st.Predicate.Time)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(out, pdf, 0o644, o.force); errors.Is(err, fs.ErrExist) {
+		return usageErrorf("--out: %v; refusing to overwrite (--force to replace it)", err)
+	} else if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return writeResult(cmd.OutOrStdout(), verdictOK, reportPDFResult{
+			Out: out, Bytes: len(pdf), CertificateID: in.st.Predicate.CertificateID,
+			ReportVerdict: in.st.Predicate.Verdict, SignaturesVerified: len(o.keys) > 0,
+		})
+	}
+	_, err = fmt.Fprintf(cmd.OutOrStdout(), "PDF written: %s (%d bytes; certificate %s, verdict %s; %s)\n",
+		out, len(pdf), orNone(in.st.Predicate.CertificateID), in.st.Predicate.Verdict, in.verified)
+	return err
+}
+
+// orNone is s, or "none" when empty (a version 1 report names no
+// certificate).
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"html"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fairhold/fairhold/certify/report"
 )
 
 // TestMain lets the testscript suite run fairhold as a command: the test
@@ -49,9 +52,21 @@ func TestMain(m *testing.M) {
 //	httpget URL FILE               GET URL (retrying for 10 s while nothing
 //	                               listens) and write its status line,
 //	                               headers and body to FILE
+//	replace FILE OLD NEW           replace the first OLD in FILE by NEW
+//	                               (an edit of a report, to tamper with it)
+//	runprinted CODE FILE           run, as exits does, the verify command
+//	                               FILE prints: summary.md's sh block, or
+//	                               report.html's <pre id="verify-command">,
+//	                               split into words as a POSIX shell does
+//	                               (single quotes), from the current
+//	                               directory
 //
 // Runs that take minutes (a whole demo, the 7-card census) are behind the
-// condition [long], true when FAIRHOLD_LONG_SCRIPTS=1.
+// condition [long], true when FAIRHOLD_LONG_SCRIPTS=1. The condition
+// [chromium] is true when a Chromium binary is found (report.FindChromium:
+// $FAIRHOLD_CHROMIUM, which the scripts inherit, or one on $PATH); with
+// FAIRHOLD_BROWSER_TEST=require (CI's .ci/report-browser) a missing one
+// fails the script instead of skipping its browser part.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -62,11 +77,25 @@ func TestScripts(t *testing.T) {
 			"decodelink": cmdDecodeLink,
 			"freeport":   cmdFreePort,
 			"httpget":    cmdHTTPGet,
+			"runprinted": cmdRunPrinted,
+			"replace":    cmdReplace,
+		},
+		Setup: func(env *testscript.Env) error {
+			if p := os.Getenv("FAIRHOLD_CHROMIUM"); p != "" {
+				env.Setenv("FAIRHOLD_CHROMIUM", p)
+			}
+			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "long":
 				return os.Getenv("FAIRHOLD_LONG_SCRIPTS") == "1", nil
+			case "chromium":
+				_, err := report.FindChromium("")
+				if err != nil && os.Getenv("FAIRHOLD_BROWSER_TEST") == "require" {
+					return false, fmt.Errorf("FAIRHOLD_BROWSER_TEST=require: %w", err)
+				}
+				return err == nil, nil
 			}
 			return false, errors.New("unknown condition " + cond)
 		},
@@ -206,4 +235,89 @@ func cmdHTTPGet(ts *testscript.TestScript, neg bool, args []string) {
 	_, err := b.ReadFrom(resp.Body)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o666))
+}
+
+// cmdRunPrinted runs the verify command a page prints, word for word.
+func cmdRunPrinted(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: runprinted CODE FILE")
+	}
+	page := ts.ReadFile(args[1])
+	var line string
+	if strings.HasSuffix(args[1], ".html") {
+		m := regexp.MustCompile(`<pre id="verify-command">([^<]*)</pre>`).FindStringSubmatch(page)
+		if m == nil {
+			ts.Fatalf("runprinted: %s prints no verify command", args[1])
+		}
+		line = html.UnescapeString(m[1])
+	} else {
+		_, after, ok := strings.Cut(page, "```sh\n")
+		if !ok {
+			ts.Fatalf("runprinted: %s has no sh block", args[1])
+		}
+		line, _, _ = strings.Cut(after, "\n")
+	}
+	words, err := shellWords(line)
+	if err != nil {
+		ts.Fatalf("runprinted: %q: %v", line, err)
+	}
+	if len(words) < 3 || words[0] != "fairhold" || words[1] != "report" || words[2] != "verify" {
+		ts.Fatalf("runprinted: %q is not a fairhold report verify command", line)
+	}
+	ts.Logf("runprinted: %s", line)
+	cmdExits(ts, false, append([]string{args[0]}, words...))
+}
+
+// shellWords splits a command line as a POSIX shell does, for the
+// quoting the pages use: words separated by spaces, single-quoted parts
+// and backslash escapes outside quotes.
+func shellWords(line string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in, quoted := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			w.WriteByte(c)
+		case c == '\'':
+			quoted, in = true, true
+		case c == '\\' && i+1 < len(line):
+			i++
+			w.WriteByte(line[i])
+			in = true
+		case c == ' ':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		case strings.IndexByte("\"$`;&|<>()*?", c) >= 0:
+			return nil, fmt.Errorf("%q at byte %d: not a plain command", c, i)
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if quoted {
+		return nil, errors.New("unterminated quote")
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
+// cmdReplace replaces the first occurrence of a text in a file.
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	data := ts.ReadFile(args[0])
+	if !strings.Contains(data, args[1]) {
+		ts.Fatalf("replace: %s holds no %q", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(data, args[1], args[2], 1)), 0o666))
 }

@@ -23,7 +23,8 @@ from cryptography.hazmat.primitives import serialization
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
-PREDICATE_TYPE = "https://fairhold.dev/certification/v1"
+# Version 2 is what fairhold writes; version 1 reports are still read.
+PREDICATE_TYPES = ("https://fairhold.dev/certification/v2", "https://fairhold.dev/certification/v1")
 
 
 def pae(payload_type: bytes, body: bytes) -> bytes:
@@ -86,8 +87,20 @@ def main() -> int:
         if env["payloadType"] != PAYLOAD_TYPE:
             raise ValueError(f"payloadType {env['payloadType']!r}")
         st = json.loads(body)
-        if st["_type"] != STATEMENT_TYPE or st["predicateType"] != PREDICATE_TYPE:
+        if st["_type"] != STATEMENT_TYPE or st["predicateType"] not in PREDICATE_TYPES:
             raise ValueError(f"statement type {st['_type']!r}, predicate type {st['predicateType']!r}")
+        certificate = st["predicate"].get("certificate_id")
+        if st["predicateType"] == PREDICATE_TYPES[0] and not certificate:
+            raise ValueError("a version 2 predicate without certificate_id")
+        if certificate and certificate.startswith("fh-"):
+            # A derived id (docs/report-format.md section 5.1): the SHA-256 of
+            # the payload without its certificate_id member.
+            member = b'"certificate_id":' + json.dumps(certificate).encode() + b","
+            if body.count(member) != 1:
+                raise ValueError("certificate_id is not in the payload's one encoding")
+            derived = "fh-" + hashlib.sha256(body.replace(member, b"", 1)).hexdigest()[:24]
+            if derived != certificate:
+                raise ValueError(f"certificate_id {certificate!r} is not the derived {derived!r}")
         subjects = [(s["name"], s["digest"]["sha256"]) for s in st["subject"]]
         verdict = st["predicate"]["verdict"]
         statuses = [r["status"] for r in st["predicate"]["requirements"]]
@@ -116,6 +129,8 @@ def main() -> int:
             print(f"FAIL  subject {name}: expected sha256 {want}, actual {got}")
             ok = False
 
+    if certificate:
+        print(f"certificate: {certificate}")
     print(f"report verdict: {verdict}")
     print("verified" if ok else "NOT verified")
     return 0 if ok else 3

@@ -205,6 +205,7 @@ func (c *collector) take(ck *chunk) error {
 		c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
 	}
 	c.buf = c.sum.merge(ck.totals, ck.traces, c.buf)
+	c.sum.observeTimes(ck.traces)
 	sortFindings(c.buf)
 	if err := c.emit(c.buf); err != nil {
 		return err

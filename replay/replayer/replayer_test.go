@@ -322,3 +322,42 @@ func TestDoubleTotalsOverflow(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "double.actions", field)
 }
+
+// TestReplayPeriod: the summary's period is the earliest and the latest
+// round time, whatever the order of the rounds in the log and the number
+// of workers (and of row groups, each a unit of work); rounds whose time
+// does not parse are left out of it.
+func TestReplayPeriod(t *testing.T) {
+	dir := t.TempDir()
+	rs := genRounds(t, 1200, 3)
+	// The earliest round is logged last and the latest in the middle (the
+	// replay reports them as ROUND_ORDER findings; the period is by time,
+	// not by position); one time is in another offset.
+	rs[1199].Time = "2026-11-28T23:00:00.250Z"
+	rs[600].Time = "2026-11-30T12:00:00+01:00"
+	writeParquet(t, filepath.Join(dir, "pq"), rs, 100)
+	want := Period{First: "2026-11-28T23:00:00.25Z", Last: "2026-11-30T11:00:00Z"}
+	for _, workers := range []int{1, 4} {
+		s, _ := runTo(t, []string{filepath.Join(dir, "pq")}, workers, filepath.Join(dir, fmt.Sprintf("f%d.jsonl", workers)))
+		require.NotNil(t, s.Period)
+		assert.Equal(t, want, *s.Period, "workers %d", workers)
+	}
+
+	// A time that does not parse is left out (the replay reports it).
+	rs[1199].Time = "yesterday"
+	writeJSONL(t, filepath.Join(dir, "log.jsonl"), rs)
+	s, _ := runTo(t, []string{filepath.Join(dir, "log.jsonl")}, 2, filepath.Join(dir, "g.jsonl"))
+	require.NotNil(t, s.Period)
+	assert.Equal(t, Period{First: "2026-11-29T00:00:00Z", Last: want.Last}, *s.Period)
+
+	// No round with a time: no period.
+	for i := range rs {
+		rs[i].Time = ""
+	}
+	writeJSONL(t, filepath.Join(dir, "untimed.jsonl"), rs[:10])
+	s, _ = runTo(t, []string{filepath.Join(dir, "untimed.jsonl")}, 2, filepath.Join(dir, "h.jsonl"))
+	assert.Nil(t, s.Period)
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"period"`)
+}

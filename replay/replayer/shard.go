@@ -1421,6 +1421,11 @@ func (ps *PartSet) Merge(opts Options) (*Summary, error) {
 	for _, b := range bs {
 		for _, f := range b.files {
 			check.seen[f] = b.seen[f]
+			// The period too: a merge that does not replay the traces
+			// sees their times only here.
+			if s := b.seen[f]; s != nil && s.timed {
+				sum.widenPeriod(s.minTime, s.maxTime)
+			}
 		}
 	}
 	plan := planBoundary(bs)

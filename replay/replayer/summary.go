@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/currency"
@@ -28,6 +29,9 @@ const (
 type Summary struct {
 	// Rounds is the number of rounds read and checked.
 	Rounds int64 `json:"rounds"`
+	// Period is the earliest and the latest round time of the rounds
+	// read ([Period]); nil when no round has a readable time.
+	Period *Period `json:"period,omitempty"`
 	// Findings counts findings by code; Severities by severity.
 	Findings   map[finding.Code]int64     `json:"findings"`
 	Severities map[finding.Severity]int64 `json:"severities"`
@@ -75,6 +79,42 @@ type Summary struct {
 	tables map[tableKey]*tableState
 	// playerCounts are the Ledger's (or the merge's) players with a rotation.
 	playerCounts []audit.PlayerCount
+	// The period's bounds in Unix microseconds, while timed.
+	first, last int64
+	timed       bool
+}
+
+// Period is the time the rounds of a log cover: the earliest and the
+// latest round time (round.Round.Time) among the rounds read whose time
+// parses, as RFC 3339 in UTC to the microsecond (trailing zeros of the
+// fraction dropped, as time.RFC3339Nano writes it). Like every time of a
+// log, it is the operator's word.
+type Period struct {
+	First string `json:"first"`
+	Last  string `json:"last"`
+}
+
+func formatMicros(us int64) string {
+	return time.UnixMicro(us).UTC().Format(time.RFC3339Nano)
+}
+
+// observeTimes widens the period to the traces' round times.
+func (s *Summary) observeTimes(traces []audit.Trace) {
+	for i := range traces {
+		t := &traces[i]
+		if !t.TimeOK {
+			continue
+		}
+		s.widenPeriod(t.Time, t.Time)
+	}
+}
+
+// widenPeriod widens the period to [lo, hi], Unix microseconds.
+func (s *Summary) widenPeriod(lo, hi int64) {
+	if !s.timed {
+		s.first, s.last, s.timed = lo, hi, true
+	}
+	s.first, s.last = min(s.first, lo), max(s.last, hi)
 }
 
 // CurrencySeen is a currency of the log: its decimals (package currency;
@@ -124,6 +164,9 @@ func (s *Summary) count(f *finding.Finding) {
 func (s *Summary) finish(currencies *currency.Table) []finding.Finding {
 	if currencies == nil {
 		currencies = currency.Builtin
+	}
+	if s.timed {
+		s.Period = &Period{First: formatMicros(s.first), Last: formatMicros(s.last)}
 	}
 	for k, g := range s.totals {
 		s.Games[k.game] += g.rounds
