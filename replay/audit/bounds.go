@@ -59,6 +59,8 @@ type WalletBound struct {
 	Declared bool   // the round declared its currency (the Ledger compares wallets' currencies)
 	Dup      bool   // the round's id was seen before (ROUND_DUPLICATE): its balance is not compared
 	Before   int64
+	// The round's time (as findings write it), table and game.
+	Time, TableID, Game string
 
 	// The exit: the wallet's balance after its last round in the segment,
 	// and where that round is (PrevOK false when its row is not known).
@@ -295,6 +297,7 @@ func (b *boundsState) firstTouch(t *Trace, p *playerBalance, dup bool) {
 	w := WalletBound{
 		Player: p.name, Tag: b.tag, RoundID: strings.Clone(t.RoundID), File: t.Src.File, Row: t.Src.Row,
 		Field: balanceField(p), Currency: t.currency, Dup: dup, Before: p.before,
+		Time: t.timeText(), TableID: t.tableID, Game: t.game,
 	}
 	if t.decl != nil {
 		w.Declared, w.Currency = true, t.decl.currency
@@ -378,12 +381,18 @@ func BalanceGapFinding(w *WalletBound, after int64, prevFile string, prevRow int
 	f = finding.Finding{
 		Code: finding.BalanceGap, Severity: finding.SeverityOf(finding.BalanceGap), RoundID: w.RoundID,
 		File: w.File, Row: w.Row, Field: w.Field,
-		Expected: fmt.Sprintf("%d (after %s)", after, previousText(prevFile, prevRow, prevOK)),
-		Actual:   strconv.FormatInt(w.Before, 10), Currency: w.Currency, PlayerID: w.Player,
+		Expected: strconv.FormatInt(after, 10), Actual: strconv.FormatInt(w.Before, 10),
+		Detail:   balanceGapDetail(previousText(prevFile, prevRow, prevOK)),
+		Currency: w.Currency, PlayerID: w.Player,
 	}
+	f.SetRound(w.Time, w.TableID, w.Game, w.Currency)
 	f.SetAmounts(after, w.Before)
 	return f, true
 }
+
+// balanceGapDetail is the detail of a BALANCE_GAP: where the balance
+// expected comes from (previousText).
+func balanceGapDetail(previous string) string { return "the balance after " + previous }
 
 // TableRounds is a table's count of rounds without table_seq.
 type TableRounds struct {

@@ -238,6 +238,9 @@ func (sb *shardBounds) encode() []byte {
 			w.sv(x.After)
 			w.text(x.PrevFile)
 			w.sv(x.PrevRow)
+			w.text(x.Time)
+			w.text(x.TableID)
+			w.text(x.Game)
 		}
 		w.uv(uint64(len(b.Tables)))
 		for i := range b.Tables {
@@ -385,6 +388,7 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			x.Before, x.After = r.Sv(), r.Sv()
 			x.PrevFile = r.str()
 			x.PrevRow = r.Sv()
+			x.Time, x.TableID, x.Game = r.str(), r.str(), r.str()
 			b.Wallets = append(b.Wallets, x)
 			if r.Err() != nil {
 				return nil, r.Err()
