@@ -90,6 +90,7 @@ var exampleDetails = map[Code]string{
 	BalanceMismatch:          "before 10500 - stakes 300 + returns 100",
 	BalanceGap:               "the balance after the player's round at a.parquet row 122",
 	DHChipsNotConserved:      "stacks after 12050 + rake 0, against stacks before 12000",
+	DHSidePotWrong:           "eligible seats [1 3]",
 }
 
 // ExampleDetail returns the example detail of code's entry in
