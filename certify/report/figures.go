@@ -11,6 +11,7 @@ import (
 	"maps"
 
 	"github.com/fairhold/fairhold/replay/currency"
+	"github.com/fairhold/fairhold/replay/money"
 )
 
 // The figures of report.html: each [Chart] of a requirement's evidence
@@ -835,24 +836,21 @@ func currencyHeader(code string) string {
 	return code + " (minor units)"
 }
 
-// formatAmount writes an amount of minor units: in units of the currency
-// when it is an ISO 4217 code (whose decimals a report cannot have
-// redefined without saying so), else in minor units.
+// formatAmount writes an amount of minor units, under its currency's
+// column header: in units of the currency when it is an ISO 4217 code
+// (whose decimals a report cannot have redefined without saying so), else
+// in minor units; the digits are money.FormatNumber's, with the report's
+// true minus sign.
 func formatAmount(code string, minor int64) string {
+	decimals := 0
 	if c, ok := isoCurrency(code); ok {
-		s := c.Format(minor)
-		whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
-		n, _ := strconv.ParseInt(whole, 10, 64)
-		out := groupInt(n)
-		if frac != "" {
-			out += "." + frac
-		}
-		if minor < 0 {
-			out = "−" + out
-		}
-		return out
+		decimals = c.Decimals
 	}
-	return groupInt(minor)
+	s := money.FormatNumber(minor, decimals)
+	if rest, neg := strings.CutPrefix(s, "-"); neg {
+		return "−" + rest
+	}
+	return s
 }
 
 func isoCurrency(code string) (currency.Currency, bool) {

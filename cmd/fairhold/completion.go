@@ -11,6 +11,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/profile"
+	"github.com/fairhold/fairhold/replay/replayer"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/sim"
 )
@@ -72,11 +73,12 @@ func simulateGames() []string {
 // command added later completes its --game or --profile too.
 func registerCompletions(root *cobra.Command) {
 	byFlag := map[string]cobra.CompletionFunc{
-		"scheme":       completeFrom(scheme.Names, false),
-		"profile":      completeFrom(profile.Names, true),
-		"faults":       completeFaults,
-		"beacon-chain": completeFrom(beacon.Names, false),
-		"suite":        completeFrom(suite.Names, false),
+		"scheme":          completeFrom(scheme.Names, false),
+		"profile":         completeFrom(profile.Names, true),
+		"faults":          completeFaults,
+		"beacon-chain":    completeFrom(beacon.Names, false),
+		"suite":           completeFrom(suite.Names, false),
+		"findings-format": completeFrom(func() []string { return replayer.FindingsFormats }, false),
 	}
 	walk(root, func(c *cobra.Command) {
 		path := strings.TrimPrefix(c.CommandPath(), root.Name()+" ")

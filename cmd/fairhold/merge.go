@@ -47,7 +47,7 @@ func shardSpec(o replayOptions) (spec replayer.ShardSpec, sharded bool, err erro
 		return spec, false, usageErrorf("--shard: --part-out PART is needed (the shard's result, for 'fairhold merge')")
 	case checkOutputFile("--part-out", o.partOut) != nil:
 		return spec, false, checkOutputFile("--part-out", o.partOut)
-	case o.findings != "":
+	case o.findings != "" || o.format != "":
 		return spec, false, usageErrorf("--findings with --shard: the findings are written by 'fairhold merge --findings'")
 	case o.heap != "":
 		return spec, false, usageErrorf("--memprofile with --shard is not supported")
@@ -122,6 +122,7 @@ type mergeOptions struct {
 	asJSON       bool
 	replayTraces bool
 	findings     string
+	format       string // --findings-format
 	manifest     string
 }
 
@@ -158,6 +159,7 @@ be read, 1.
 Exit codes: 0 no findings, 3 findings or parts not covering the dataset exactly
 once, 1 unreadable part or manifest, 2 usage or malformed part.`,
 		Example: `  fairhold merge part-*.fhpart --json --findings findings.parquet
+  fairhold merge part-*.fhpart --findings findings.csv
   fairhold merge parts/*.fhpart --manifest day/manifest.json
   fairhold merge parts/*.fhpart --manifest 's3://logs/2026-11/manifest.json?region=eu-west-1'`,
 		Args: cobra.MinimumNArgs(1),
@@ -167,20 +169,15 @@ once, 1 unreadable part or manifest, 2 usage or malformed part.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
-	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	addFindingsFlags(cmd, &o.findings, &o.format)
 	f.BoolVar(&o.replayTraces, "replay-traces", false, "replay the shards' traces (PART.traces) even where the merge can complete their boundary state: slower, the same result")
 	f.StringVar(&o.manifest, "manifest", "", "the dataset's manifest.json now, a `PATH` or URL (s3://...): a part that read another is stale")
 	return cmd
 }
 
 func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
-	if o.findings != "" {
-		if _, err := replayer.FindingsFormat(o.findings); err != nil {
-			return usageError(err)
-		}
-		if err := checkOutputFile("--findings", o.findings); err != nil {
-			return err
-		}
+	if err := checkFindingsFlags(o.findings, o.format); err != nil {
+		return err
 	}
 	var chk replayer.MergeCheck
 	if o.manifest != "" {
@@ -213,7 +210,7 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 	}
 	var fw *replayer.FindingsWriter
 	if o.findings != "" {
-		if fw, err = replayer.CreateFindings(o.findings); err != nil {
+		if fw, err = replayer.CreateFindingsWith(o.findings, replayer.FindingsOptions{Format: o.format, Currencies: currencies}); err != nil {
 			return err
 		}
 	}
@@ -263,7 +260,7 @@ func runMerge(cmd *cobra.Command, args []string, o mergeOptions) error {
 	for _, d := range hd.Dataset.Damage {
 		damage = append(damage, strings.TrimSpace(d.File+": "+d.Detail))
 	}
-	return finishReplay(cmd, sum, damage, sample, replayOptions{asJSON: o.asJSON, findings: o.findings})
+	return finishReplay(cmd, sum, damage, sample, replayOptions{asJSON: o.asJSON, findings: o.findings}, currencies)
 }
 
 // manifestSHA256 returns the SHA-256 of the file named by --manifest: a

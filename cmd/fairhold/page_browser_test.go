@@ -153,6 +153,7 @@ type pageView struct {
 	Winners     []string `json:"winners"` // data-hand of the highlighted ones
 	Checks      []string `json:"checks"`  // "name:true|false"
 	Mismatches  []string `json:"mismatches"`
+	Details     []string `json:"details"` // each check's detail
 	Settlement  string   `json:"settlement"`
 	Overflowing bool     `json:"overflowing"`
 }
@@ -171,6 +172,7 @@ const readViewJS = `(() => {
 		winners: q('#deal .hand.winner').map(h => h.getAttribute('data-hand')),
 		checks: q('#checks li').map(l => l.getAttribute('data-check') + ':' + l.getAttribute('data-ok')),
 		mismatches: q('#mismatches li').map(l => l.textContent),
+		details: q('#checks li .detail').map(l => l.textContent),
 		settlement: document.getElementById('settlement-box').hidden ? '' : document.getElementById('settlement').innerText,
 		overflowing: document.documentElement.scrollWidth > document.documentElement.clientWidth,
 	};
@@ -330,11 +332,12 @@ func TestPageInChromium(t *testing.T) {
 		game, pass string
 		bets       []pageround.Bet
 		wantHands  []string
+		stake      string // a stake as the settlement shows it: formatted, in the form's currency (EUR)
 	}{
-		{"casino-holdem", "v1-casino-nonce-2", []pageround.Bet{{Box: 1, Ante: 100, Bonus: 100, Decision: "call"}}, []string{"player", "dealer", "board"}},
-		{"live-casino-holdem", "v1-live-3-boxes", []pageround.Bet{{Box: 1, Ante: 500, Decision: "call"}, {Box: 3, Ante: 1000, Decision: "fold"}},
-			[]string{"box-1", "box-2", "box-3", "dealer", "board"}},
-		{"double-holdem", "v1-double-gapped-seats", nil, nil},
+		{"casino-holdem", "v1-casino-nonce-2", []pageround.Bet{{Box: 1, Ante: 100, Bonus: 100, Decision: "call"}}, []string{"player", "dealer", "board"}, "EUR 1.00"},
+		{"live-casino-holdem", "v1-live-3-boxes", []pageround.Bet{{Box: 1, Ante: 500, Decision: "call"}, {Box: 3, Ante: 12345, Decision: "fold"}},
+			[]string{"box-1", "box-2", "box-3", "dealer", "board"}, "EUR 123.45"},
+		{"double-holdem", "v1-double-gapped-seats", nil, nil, ""},
 	}
 	for _, g := range games {
 		t.Run(g.game, func(t *testing.T) {
@@ -360,6 +363,10 @@ func TestPageInChromium(t *testing.T) {
 			assert.NotEmpty(t, got.Winners, "the winning hand is highlighted")
 			if g.bets != nil {
 				assert.Contains(t, got.Settlement, "ANTE", "each bet is settled")
+				// Amounts in units of the currency, never in minor units.
+				assert.Contains(t, got.Settlement, "Amounts in EUR.")
+				assert.Contains(t, got.Settlement, g.stake)
+				assert.Regexp(t, `Staked EUR [0-9,]+\.[0-9]{2}, returned EUR [0-9,]+\.[0-9]{2}\.`, got.Settlement)
 			}
 			assert.Contains(t, got.Checks, "commitment:true")
 			assert.Contains(t, got.Checks, "cards:true")
@@ -376,6 +383,7 @@ func TestPageInChromium(t *testing.T) {
 			assert.Equal(t, r.Cards, mr.Cards)
 			assert.Equal(t, r.ServerSeed, mr.ServerSeed)
 			assert.Equal(t, g.bets, mr.Bets)
+			assert.Equal(t, "EUR", mr.Currency, "the link carries the currency")
 			fromMade := b.open(b.httpURL, mr)
 			assert.Equal(t, got.Verdict, fromMade.Verdict)
 			assert.Equal(t, got.Settlement, fromMade.Settlement)
@@ -513,11 +521,33 @@ func TestPageInChromium(t *testing.T) {
 		got := b.fill(r)
 		assert.Equal(t, "failed", got.Verdict, got.Text)
 		assert.Contains(t, got.Checks, "settlement:false")
+		assert.Contains(t, got.Details, " settlement: box 1: paid EUR 1,234.56, the rules pay EUR 0.00")
 		right := int64(0) // the dealer's full house beats the player's three of a kind
 		r.Bets[0].Paid = &right
 		got = b.open(b.httpURL, r)
 		assert.Equal(t, "verified", got.Verdict, got.Text)
 		assert.Contains(t, got.Checks, "settlement:true")
+	})
+
+	// The amounts in the link's currency, with its decimals; a link without
+	// one shows minor units, and says so.
+	t.Run("currency", func(t *testing.T) {
+		r, v := pageRound(t, "v1-casino-nonce-2")
+		r.Cards = v.Expected.Cards
+		r.Bets = []pageround.Bet{{Box: 1, Ante: 1500, Decision: "call"}}
+		for cur, want := range map[string][]string{
+			"JPY": {"Amounts in JPY.", "JPY 1,500", "JPY 3,000"},
+			"KWD": {"Amounts in KWD.", "KWD 1.500", "KWD 3.000"},
+			"BTC": {"Amounts in BTC.", "BTC 0.00001500"},
+			"":    {"Amounts in minor units", "1,500 (minor units)"},
+		} {
+			r.Currency = cur
+			got := b.open(b.httpURL, r)
+			assert.Equal(t, "verified", got.Verdict, "%s: %s", cur, got.Text)
+			for _, w := range want {
+				assert.Contains(t, got.Settlement, w, cur)
+			}
+		}
 	})
 
 	// Every kind of text on a failed round's page has a contrast of at
@@ -764,6 +794,9 @@ func TestPageExplainInChromium(t *testing.T) {
 			assert.Contains(t, got.Checks, "settlement:true", name)
 			assert.True(t, got.AgreeOK, name)
 			assert.NotEmpty(t, got.Settlement, name)
+			// The record's currency (the simulator's EUR) gives the units.
+			assert.Contains(t, got.Settlement, "Amounts in EUR.", name)
+			assert.Regexp(t, `EUR [0-9,]+\.[0-9]{2}`, got.Settlement, name)
 			assert.NotEmpty(t, got.Winners, "%s: the winners are highlighted", name)
 			if i == 0 {
 				// The operator's return, one minor unit more.

@@ -171,7 +171,7 @@ func addReplayExplainFlags(cmd *cobra.Command) {
 
 // explainExcludes are replay's flags that --explain, which replays
 // nothing, cannot honour: a usage error with it rather than ignored.
-var explainExcludes = []string{"shard", "shard-from-env", "part-out", "findings", "memprofile", "manifest-key"}
+var explainExcludes = []string{"shard", "shard-from-env", "part-out", "findings", "findings-format", "memprofile", "manifest-key"}
 
 // replayExplain prints the page link of the logged round --explain names;
 // done is true when --explain was given, or when a flag of the link was

@@ -16,6 +16,7 @@ import (
 	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/manifest"
+	"github.com/fairhold/fairhold/replay/money"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -31,6 +32,7 @@ type replayOptions struct {
 	workers    int
 	asJSON     bool
 	findings   string
+	format     string // --findings-format
 	heap       string
 	currencies []string
 	key        string
@@ -53,10 +55,12 @@ limits and the balances; then across rounds the seed lifecycle, nonce reuse,
 duplicate round ids, time order and each player's balance continuity.
 
 Each problem is a finding with a code (docs/findings.md), a severity, the
-round, the file and row, and the expected and actual values. --findings
-writes them all (.parquet or .jsonl); the same input gives the same findings
-file and the same summary, byte for byte, whatever --workers is, except the
-summary's "seconds".
+round (its id, time, table and game), the file and row, and the expected and
+actual values. --findings writes them all, as Parquet, JSON Lines or CSV for a
+spreadsheet (by the file's extension, .parquet, .jsonl or .csv, or
+--findings-format); the same input gives the same findings file and the same
+summary, byte for byte, whatever --workers is, except the summary's "seconds".
+Amounts are shown in units of their currency ("EUR 1,234.50").
 
 Rounds are settled under the profile each round names (a built-in profile),
 or under --profile for every round.
@@ -93,6 +97,7 @@ Exit codes: 0 no findings (a shard: its part written), 3 findings, 1 unreadable
 input, 2 usage.`,
 		Example: `  fairhold replay day/ --json
   fairhold replay day/ --workers 2 --findings findings.parquet
+  fairhold replay day/ --findings findings.csv   # for a spreadsheet
   fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2
   fairhold replay day/ --manifest-key operator.pub.pem
   fairhold replay day/ --shard 0/4 --part-out part-0.fhpart   # then: fairhold merge part-*.fhpart`,
@@ -109,7 +114,7 @@ input, 2 usage.`,
 	f.StringVar(&o.profile, "profile", "", "rules profile for every round: a built-in name or a JSON file (default: the profile each round names)")
 	f.IntVar(&o.workers, "workers", 0, "number of workers (default: the number of CPUs)")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary (with --explain: the link) as JSON")
-	f.StringVar(&o.findings, "findings", "", "write every finding to this file (.parquet or .jsonl)")
+	addFindingsFlags(cmd, &o.findings, &o.format)
 	f.StringVar(&o.heap, "memprofile", "", "write a heap profile taken half-way through the replay to `FILE` (go tool pprof)")
 	f.StringArrayVar(&o.currencies, "currency", nil, "declare a currency's decimals, `CODE:DECIMALS` (repeatable), e.g. ETH:18")
 	f.StringVar(&o.key, "manifest-key", "", "require each dataset's manifest.json to be signed by the Ed25519 public key in `PUB.pem` (PEM PKIX)")
@@ -135,13 +140,8 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 		}
 		declaredProfile = p
 	}
-	if o.findings != "" {
-		if _, err := replayer.FindingsFormat(o.findings); err != nil {
-			return usageError(err)
-		}
-		if err := checkOutputFile("--findings", o.findings); err != nil {
-			return err
-		}
+	if err := checkFindingsFlags(o.findings, o.format); err != nil {
+		return err
 	}
 	if o.heap != "" {
 		if err := checkOutputFile("--memprofile", o.heap); err != nil {
@@ -189,7 +189,7 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 
 	var fw *replayer.FindingsWriter
 	if o.findings != "" {
-		if fw, err = replayer.CreateFindings(o.findings); err != nil {
+		if fw, err = replayer.CreateFindingsWith(o.findings, replayer.FindingsOptions{Format: o.format, Currencies: currencies}); err != nil {
 			return err
 		}
 	}
@@ -248,12 +248,37 @@ func runReplay(cmd *cobra.Command, args []string, o replayOptions) error {
 	for _, d := range ds.Damage() {
 		damage = append(damage, d.Error())
 	}
-	return finishReplay(cmd, sum, damage, sample, o)
+	return finishReplay(cmd, sum, damage, sample, o, currencies)
+}
+
+// addFindingsFlags adds --findings and --findings-format (replay and
+// merge).
+func addFindingsFlags(cmd *cobra.Command, findings, format *string) {
+	f := cmd.Flags()
+	f.StringVar(findings, "findings", "", "write every finding to this file (.parquet, .jsonl or .csv: docs/findings.md)")
+	f.StringVar(format, "findings-format", "", "the --findings file's `FORMAT`: parquet, jsonl or csv (RFC 4180, for a spreadsheet) (default: its name's extension)")
+}
+
+// checkFindingsFlags checks --findings and --findings-format before
+// anything is read: a format that is unknown, or that the file's name
+// contradicts, is a usage error, and so is --findings-format alone.
+func checkFindingsFlags(findings, format string) error {
+	if findings == "" {
+		if format != "" {
+			return usageErrorf("--findings-format %s: give the file too, --findings FILE", format)
+		}
+		return nil
+	}
+	if _, err := replayer.FindingsFormatOf(findings, format); err != nil {
+		return usageError(fmt.Errorf("--findings: %w", err))
+	}
+	return checkOutputFile("--findings", findings)
 }
 
 // finishReplay prints the summary of a replay, or of a merge of shards'
-// parts, and returns the command's result.
-func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sample []finding.Finding, o replayOptions) error {
+// parts, and returns the command's result. currencies gives the decimals
+// of the amounts printed.
+func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sample []finding.Finding, o replayOptions, currencies *currency.Table) error {
 	if sum.Rounds == 0 && len(damage) > 0 {
 		for _, d := range damage {
 			fmt.Fprintln(cmd.ErrOrStderr(), "fairhold: replay:", d)
@@ -270,7 +295,7 @@ func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sa
 			return err
 		}
 	} else {
-		printReplaySummary(w, sum, sample, o.findings)
+		printReplaySummary(w, sum, sample, o.findings, currencies)
 	}
 	if sum.FindingsTotal() > 0 {
 		return errVerificationFailed
@@ -278,13 +303,12 @@ func finishReplay(cmd *cobra.Command, sum *replayer.Summary, damage []string, sa
 	return nil
 }
 
-func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Finding, findingsFile string) {
+func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Finding, findingsFile string, currencies *currency.Table) {
 	fmt.Fprintf(w, "rounds:    %d (%.1f s, %.0f rounds/s)\n", s.Rounds, s.Seconds, float64(s.Rounds)/max(s.Seconds, 1e-9))
 	for _, g := range sortedKeys(s.Wagered) {
 		fmt.Fprintf(w, "%s: %d rounds\n", g, s.Games[g])
 		for _, code := range sortedKeys(s.Wagered[g]) {
 			c := s.Currencies[code]
-			cur := currency.Currency{Code: code, Decimals: c.Decimals, Source: c.Source}
 			unit := fmt.Sprintf("%d decimals, %s", c.Decimals, c.Source)
 			if c.Decimals < 0 {
 				unit = "decimals unknown: minor units"
@@ -292,7 +316,7 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 			fmt.Fprintf(w, "  %s (%s)\n", code, unit)
 			for _, b := range sortedKeys(s.Wagered[g][code]) {
 				fmt.Fprintf(w, "    %-9s wagered %s  returned %s  rtp %.4f%%\n", b,
-					cur.Format(s.Wagered[g][code][b]), cur.Format(s.Returned[g][code][b]), 100*s.RTP[g][code][b])
+					money.FormatIn(currencies, s.Wagered[g][code][b], code), money.FormatIn(currencies, s.Returned[g][code][b], code), 100*s.RTP[g][code][b])
 			}
 		}
 	}
@@ -340,6 +364,14 @@ func printReplaySummary(w io.Writer, s *replayer.Summary, sample []finding.Findi
 		}
 		if f.Detail != "" {
 			fmt.Fprintf(w, " (%s)", f.Detail)
+		}
+		if f.ExpectedAmount != nil && f.ActualAmount != nil {
+			// A money finding's amounts, in units of the currency.
+			fmt.Fprintf(w, " [expected %s, logged %s", money.FormatIn(currencies, *f.ExpectedAmount, f.Currency), money.FormatIn(currencies, *f.ActualAmount, f.Currency))
+			if f.Difference != nil {
+				fmt.Fprintf(w, ", difference %s", money.FormatIn(currencies, *f.Difference, f.Currency))
+			}
+			fmt.Fprint(w, "]")
 		}
 		fmt.Fprintln(w)
 	}

@@ -133,7 +133,8 @@ func TestReplayErrors(t *testing.T) {
 		{"no path", []string{"replay"}, 2, "requires at least 1 arg"},
 		{"missing path", []string{"replay", filepath.Join(dir, "nope")}, 1, "nope"},
 		{"bad workers", []string{"replay", dir, "--workers", "-1"}, 2, "--workers"},
-		{"bad findings name", []string{"replay", dir, "--findings", "f.csv"}, 2, ".parquet or .jsonl"},
+		{"bad findings name", []string{"replay", dir, "--findings", "f.txt"}, 2, ".parquet, .jsonl or .csv"},
+		{"unknown findings format", []string{"replay", dir, "--findings", "f.out", "--findings-format", "xlsx"}, 2, "want parquet, jsonl or csv"},
 		{"unknown profile", []string{"replay", dir, "--profile", "no-such-profile"}, 2, "no-such-profile"},
 		{"profile of another game", []string{"replay", dir, "--profile", "double-holdem"}, 3, ""},
 	}

@@ -299,6 +299,7 @@ func (c *Checker) seed(text string, link bool) *seedEntry {
 func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Finding) []finding.Finding {
 	c.em = emitter{r: r, src: src, out: out}
 	e := &c.em
+	start := len(out)
 	c.ifPlayed = IfPlayed{}
 	// The seed's cache also keeps the fingerprints of its session's ids.
 	c.ids = &c.seed(r.Fairness.ServerSeed, r.Fairness.ChainIndex > 0).ids
@@ -316,6 +317,8 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 		c.ruleDecl = d
 		c.hashOther = r.ProfileHash != "" && c.ruleErr == nil && c.ruleEntry.hash != r.ProfileHash
 	}
+	t.game = c.ruleKey.game // r.Game, owned
+
 	if c.hashOther {
 		e.add(finding.ProfileMismatch, "profile_hash", c.ruleEntry.hash, r.ProfileHash, "the round names another version of its profile")
 	}
@@ -331,6 +334,9 @@ func (c *Checker) Check(r *round.Round, src Source, t *Trace, out []finding.Find
 	}
 	out = e.out
 	c.em = emitter{}
+	// Every finding about the round says when, at which table and in
+	// which game it was played.
+	t.Locate(out[start:])
 	return out
 }
 

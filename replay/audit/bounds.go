@@ -63,6 +63,8 @@ type WalletBound struct {
 	Declared bool   // the round declared its currency (the Ledger compares wallets' currencies)
 	Dup      bool   // the round's id was seen before (ROUND_DUPLICATE): its balance is not compared
 	Before   int64
+	// The round's time (as findings write it), table and game.
+	Time, TableID, Game string
 
 	// The exit: the wallet's balance after its last round in the segment,
 	// and where that round is (PrevOK false when its row is not known).
@@ -86,7 +88,9 @@ type BindingBound struct {
 	Row      int64
 	Field    string // wallet_ids[k]
 	Currency string // the round's currency, as findings name it
-	Dup      bool   // the round's id was seen before: not compared
+	// The round's time (as findings write it), table and game.
+	Time, TableID, Game string
+	Dup                 bool // the round's id was seen before: not compared
 	// The exit: the wallet of the player's last round in the segment with
 	// one, and where that round is.
 	Exit     string
@@ -106,12 +110,14 @@ func WalletChangedFinding(b *BindingBound, exit, prevFile string, prevRow int64,
 	if b.Dup || b.Wallet == exit || b.Wallet == "" || exit == "" {
 		return f, false
 	}
-	return finding.Finding{
+	f = finding.Finding{
 		Code: finding.WalletChanged, Severity: finding.SeverityOf(finding.WalletChanged), RoundID: b.RoundID,
 		File: b.File, Row: b.Row, Field: b.Field,
 		Expected: "the player's wallet, as in " + previousText(prevFile, prevRow, prevOK),
 		Actual:   strconv.Quote(b.Wallet), PlayerID: b.Player, Currency: b.Currency,
-	}, true
+	}
+	f.SetRound(b.Time, b.TableID, b.Game, b.Currency)
+	return f, true
 }
 
 // TableBound is a table's boundary state.
@@ -345,6 +351,7 @@ func (b *boundsState) firstTouch(t *Trace, p *playerBalance, dup bool) {
 	w := WalletBound{
 		Player: p.name, Wallet: p.wallet, Tag: b.tag, RoundID: strings.Clone(t.RoundID), File: t.Src.File, Row: t.Src.Row,
 		Field: balanceField(p), Currency: t.currency, Dup: dup, Before: p.before,
+		Time: t.timeText(), TableID: t.tableID, Game: t.game,
 	}
 	if t.decl != nil {
 		w.Declared, w.Currency = true, t.decl.currency
@@ -370,6 +377,7 @@ func (b *boundsState) walletRound(t *Trace, p *playerBalance, dup bool) {
 	if x.Wallet == "" {
 		x.Wallet, x.Tag, x.RoundID, x.File, x.Row = p.wallet, b.tag, strings.Clone(t.RoundID), t.Src.File, t.Src.Row
 		x.Field, x.Currency, x.Dup = walletField(t, p), t.currency, dup
+		x.Time, x.TableID, x.Game = t.timeText(), t.tableID, t.game
 	}
 	x.Exit = p.wallet
 }
@@ -473,14 +481,23 @@ func BalanceGapFinding(w *WalletBound, after int64, prevFile string, prevRow int
 	f = finding.Finding{
 		Code: finding.BalanceGap, Severity: finding.SeverityOf(finding.BalanceGap), RoundID: w.RoundID,
 		File: w.File, Row: w.Row, Field: w.Field,
-		Expected: fmt.Sprintf("%d (after %s)", after, previousOf(balanceOwner(w.Wallet), prevFile, prevRow, prevOK)),
-		Actual:   strconv.FormatInt(w.Before, 10), Currency: w.Currency, PlayerID: w.Player,
+		Expected: strconv.FormatInt(after, 10), Actual: strconv.FormatInt(w.Before, 10),
+		Detail:   balanceGapDetail(previousOf(balanceOwner(w.Wallet), prevFile, prevRow, prevOK), w.Wallet),
+		Currency: w.Currency, PlayerID: w.Player,
 	}
-	if w.Wallet != "" {
-		f.Detail = "wallet " + strconv.Quote(w.Wallet)
-	}
+	f.SetRound(w.Time, w.TableID, w.Game, w.Currency)
 	f.SetAmounts(after, w.Before)
 	return f, true
+}
+
+// balanceGapDetail is the detail of a BALANCE_GAP: where the balance
+// expected comes from (previousOf), and the wallet when the round names
+// wallets.
+func balanceGapDetail(previous, wallet string) string {
+	if wallet != "" {
+		return "the balance after " + previous + "; wallet " + strconv.Quote(wallet)
+	}
+	return "the balance after " + previous
 }
 
 // TableRounds is a table's count of rounds without table_seq (Rounds) and

@@ -110,12 +110,16 @@ func (c *Checker) checkDouble(r *round.Round, t *Trace, dealtOK bool, e *emitter
 	conserved := true
 	if sum, err := money.Add(after, d.Rake); err != nil || sum != before {
 		conserved = false
-		expected, actual := fmt.Sprintf("stacks after + rake = %d (stacks before)", before), fmt.Sprintf("%d + %d = %d", after, d.Rake, after+d.Rake)
+		// The values are the stacks before and the stacks after plus the
+		// rake; the sum is in the detail.
+		expected := strconv.FormatInt(before, 10)
 		if err != nil {
 			// The actual amount cannot be formed: no amounts.
-			e.add(finding.DHChipsNotConserved, "double.seats", expected, actual, "stacks after + rake overflows int64")
+			e.add(finding.DHChipsNotConserved, "double.seats", expected, "overflow",
+				fmt.Sprintf("stacks after %d + rake %d overflows int64", after, d.Rake))
 		} else {
-			e.addAmounts(Amounts{Expected: before, Actual: sum}, finding.DHChipsNotConserved, "double.seats", expected, actual, "")
+			e.addAmounts(Amounts{Expected: before, Actual: sum}, finding.DHChipsNotConserved, "double.seats", expected, strconv.FormatInt(sum, 10),
+				fmt.Sprintf("stacks after %d + rake %d, against stacks before %d", after, d.Rake, before))
 		}
 	}
 	// One player, one seat.

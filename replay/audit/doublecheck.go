@@ -79,13 +79,27 @@ func (d DoubleEngine) CheckDouble(r *round.Round, conserved bool, rep Reporter) 
 	for i := range res.Pots {
 		want, got := &res.Pots[i], &h.Pots[i]
 		field := "double.pots[" + strconv.Itoa(i) + "]"
-		if (rakeOK && want.Amount != got.Amount) || !slices.Equal(want.Eligible, got.Eligible) {
-			expected, actual := fmt.Sprintf("amount %d, eligible %v", want.Amount, want.Eligible), fmt.Sprintf("amount %d, eligible %v", got.Amount, got.Eligible)
-			if rakeOK {
-				// The pot's amounts (after the rake) were compared.
-				rep.AddAmounts(Amounts{Expected: want.Amount, Actual: got.Amount}, finding.DHSidePotWrong, field, expected, actual, "")
-			} else {
-				rep.Add(finding.DHSidePotWrong, field, expected, actual, "")
+		amountWrong, eligibleWrong := want.Amount != got.Amount, !slices.Equal(want.Eligible, got.Eligible)
+		if (rakeOK && amountWrong) || eligibleWrong {
+			a := Amounts{Expected: want.Amount, Actual: got.Amount}
+			switch {
+			case !rakeOK:
+				// The amounts (before the rake) were not compared: the
+				// eligible seats differ; the pot as a whole, no amounts.
+				rep.Add(finding.DHSidePotWrong, field, fmt.Sprintf("amount %d, eligible %v", want.Amount, want.Eligible),
+					fmt.Sprintf("amount %d, eligible %v", got.Amount, got.Eligible), "")
+			case amountWrong:
+				// The values are the pot's amounts (after the rake).
+				detail := fmt.Sprintf("eligible seats %v", want.Eligible)
+				if eligibleWrong {
+					detail += fmt.Sprintf(", logged %v", got.Eligible)
+				}
+				rep.AddAmounts(a, finding.DHSidePotWrong, field, strconv.FormatInt(want.Amount, 10), strconv.FormatInt(got.Amount, 10), detail)
+			default:
+				// The amount is right, the eligible seats are not: the
+				// values are the seats.
+				rep.AddAmounts(a, finding.DHSidePotWrong, field, fmt.Sprint(want.Eligible), fmt.Sprint(got.Eligible),
+					fmt.Sprintf("the eligible seats of a pot of %d", want.Amount))
 			}
 			return
 		}

@@ -53,6 +53,7 @@ type traceRound struct {
 	// Checker's id cache, and the round's table_seq (0 for none).
 	tableID  string
 	tableSeq uint64
+	game     string // the round's game (owned: the Checker's copy), for findings
 
 	Time   int64 // Unix microseconds
 	TimeOK bool
@@ -344,23 +345,14 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 			l.bounds.firstTouch(t, p, false)
 		}
 		if !l.observeWallet(t, p, ok, last, add) && ok && p.before != last.after {
-			f := t.finding(finding.BalanceGap, balanceField(p), fmt.Sprintf("%d (after %s)", last.after, l.previousOf(balanceOwner(p.wallet), last)),
-				strconv.FormatInt(p.before, 10), walletDetail(p), p)
+			f := t.finding(finding.BalanceGap, balanceField(p), strconv.FormatInt(last.after, 10),
+				strconv.FormatInt(p.before, 10), balanceGapDetail(l.previousOf(balanceOwner(p.wallet), last), p.wallet), p)
 			f.SetAmounts(last.after, p.before)
 			out = append(out, f)
 		}
 		l.players.set(p.key, lastBalance{p.after, ord})
 	}
 	return out
-}
-
-// walletDetail names the wallet whose balance a BALANCE_GAP is about, when
-// the round names wallets.
-func walletDetail(p *playerBalance) string {
-	if p.wallet == "" {
-		return ""
-	}
-	return "wallet " + strconv.Quote(p.wallet)
 }
 
 // playerState is what the Ledger keeps per player id: the wallet the
@@ -451,12 +443,36 @@ func (t *Trace) finding(code finding.Code, field, expected, actual, detail strin
 	f := finding.Finding{
 		Code: code, Severity: finding.SeverityOf(code), RoundID: t.RoundID,
 		File: t.Src.File, Row: t.Src.Row, Field: field, Expected: expected, Actual: actual, Detail: detail,
-		Currency: t.currency,
 	}
 	if p != nil {
 		f.PlayerID = p.name
 	}
+	f.SetRound(t.timeText(), t.tableID, t.game, t.currency)
 	return f
+}
+
+// Locate sets, on each of fs (findings about t's round), the round's
+// time, table and game, and its currency where a finding has none: what
+// a reader of the findings needs to find the round without the log. The
+// findings share one copy of each text.
+func (t *Trace) Locate(fs []finding.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	at := t.timeText()
+	for i := range fs {
+		fs[i].SetRound(at, t.tableID, t.game, t.currency)
+	}
+}
+
+// timeText returns the round's time as findings give it: RFC 3339 in UTC
+// with the shortest fraction that keeps its microseconds (the form of
+// manifest.FormatTime), or "" when the round's time could not be read.
+func (t *Trace) timeText() string {
+	if !t.TimeOK {
+		return ""
+	}
+	return formatMicros(t.Time)
 }
 
 func (l *Ledger) observeSeed(t *Trace, add func(code finding.Code, field, expected, actual, detail string)) {

@@ -110,8 +110,10 @@ func TestLedger(t *testing.T) {
 			assert.Equal(t, []finding.Code{tt.want}, codes(fs), "%+v", fs)
 			assert.Equal(t, tt.row, fs[0].Row)
 			if tt.want == finding.BalanceGap {
-				// The previous round is named by its file and row.
-				assert.Regexp(t, `^\d+ \(after the player's round at f row 4\)$`, fs[0].Expected)
+				// The value expected is the balance alone; the detail
+				// names the previous round by its file and row.
+				assert.Regexp(t, `^\d+$`, fs[0].Expected)
+				assert.Equal(t, "the balance after the player's round at f row 4", fs[0].Detail)
 			}
 		})
 	}
@@ -591,4 +593,33 @@ func TestSeedNoncesMatchASet(t *testing.T) {
 	require.Greater(t, paired, 400)
 	require.Greater(t, kept, 2000)
 	require.Greater(t, runs, 20*kept)
+}
+
+// Every finding about a round, the Checker's and the Ledger's, carries
+// the round's time (in UTC, with the shortest fraction that keeps its
+// microseconds), table and game; a time that cannot be read leaves it
+// empty.
+func TestFindingsLocateTheirRound(t *testing.T) {
+	rs := session(t, 4)
+	rs[1].Time = "2026-11-29T11:30:00.250000+01:00" // 10:30:00.25 UTC
+	rs[1].Boxes[0].AnteReturn += 100                // a money finding of the Checker (and BALANCE_MISMATCH)
+	rs[2].TableID = "t2"                            // the seed in another session: SEED_REUSED, the Ledger's
+	rs[2].Boxes[0].BalanceBefore++                  // and a BALANCE_GAP, the Ledger's too
+	rs[3].Time = "yesterday"                        // INPUT_DAMAGED: no time
+	fs := replaySeq(t, rs)
+	want := []struct{ time, table string }{
+		{"2026-11-29T10:01:00Z", "t1"}, {"2026-11-29T10:30:00.25Z", "t1"}, {"2026-11-29T10:01:00Z", "t2"}, {"", "t1"},
+	}
+	seen := map[finding.Code]bool{}
+	for _, f := range fs {
+		seen[f.Code] = true
+		w := want[f.Row]
+		assert.Equal(t, w.time, f.Time, "%s row %d", f.Code, f.Row)
+		assert.Equal(t, w.table, f.TableID, "%s row %d", f.Code, f.Row)
+		assert.Equal(t, round.CasinoHoldem, f.Game, "%s row %d", f.Code, f.Row)
+		assert.Equal(t, "EUR", f.Currency, "%s row %d", f.Code, f.Row)
+	}
+	for _, c := range []finding.Code{finding.AntePayoutWrong, finding.SeedReused, finding.BalanceGap, finding.InputDamaged} {
+		assert.True(t, seen[c], "no %s among %v", c, codes(fs))
+	}
 }

@@ -78,6 +78,7 @@ const (
 	siteProfile
 	siteHash
 	siteCurrency
+	siteGame
 	siteClient                   // the client seeds, from here, by index (the last ones share)
 	siteName   = siteClient + 11 // the players' ids, from here, by box or seat (the last ones share)
 	siteWallet = siteName + 11   // the wallet ids, from here, by box or seat (the last ones share)
@@ -182,6 +183,7 @@ func (e *TraceEncoder) Add(r *round.Round, t *Trace) {
 		player = r.Boxes[0].PlayerID
 	}
 	e.str(sitePlayer, player)
+	e.str(siteGame, t.game)
 	e.uv(t.tableSeq)
 	e.sv(t.Time - e.prevTime)
 	e.prevTime = t.Time
@@ -380,6 +382,7 @@ func (d *TraceDecoder) Decode(b []byte, n int, ts []Trace) ([]Trace, error) {
 		}
 		t.traceRound = traceRound{Src: t.Src, RoundID: id, table: se.table, tableID: se.tableID, session: se.session}
 		t.setIDCached(id, &d.pc)
+		t.game = d.str()
 		t.tableSeq = d.r.Uv()
 		t.TimeOK = fl&tfTimeOK != 0
 		t.SeedOK = fl&tfSeedOK != 0
@@ -512,8 +515,8 @@ const beaconSep = "\x00"
 // the keyed fingerprints, for tests of the encoding.
 func TraceDigest(t *Trace) [32]byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%q %d %q %q %d %v %d %v %v %v %v %v %v %x %d %d %d %x %q %d|", t.Src.File, t.Src.Row, t.RoundID, t.tableID, t.tableSeq,
-		t.TimeOK, t.Time, t.SeedOK, t.revealOK, t.revealBad, t.rotated, t.perBox, t.reveal, t.seedFP, t.Nonce, t.ClientFP, t.chainIndex, t.link, t.currency, t.np)
+	fmt.Fprintf(h, "%q %d %q %q %d %v %d %v %v %v %v %v %v %x %d %d %d %x %q %d %q|", t.Src.File, t.Src.Row, t.RoundID, t.tableID, t.tableSeq,
+		t.TimeOK, t.Time, t.SeedOK, t.revealOK, t.revealBad, t.rotated, t.perBox, t.reveal, t.seedFP, t.Nonce, t.ClientFP, t.chainIndex, t.link, t.currency, t.np, t.game)
 	fmt.Fprintf(h, "%d %d %d %v %d %d|", t.table, t.session, t.idFP, t.idNumbered, t.idPrefix, t.idNum)
 	if t.decl != nil {
 		fmt.Fprintf(h, "%q %q %q %q %q %d %d %d %d|", t.decl.scheme, t.decl.beacon, t.decl.profile, t.decl.profileHash, t.decl.currency, t.decl.schemeFP, t.decl.profileFP, t.decl.profileNameFP, t.decl.currencyFP)

@@ -207,25 +207,3 @@ func ParseDeclarations(data []byte) (map[string]int, error) {
 	}
 	return out, nil
 }
-
-// Format writes an amount of minor units in units of the currency, with
-// its decimals ("1234.56" for 123456 EUR minor units); an unknown
-// currency's amount is written in minor units.
-func (c Currency) Format(minor int64) string {
-	s := strconv.FormatInt(minor, 10)
-	if c.Decimals <= 0 {
-		return s
-	}
-	neg := minor < 0
-	if neg {
-		s = s[1:]
-	}
-	if len(s) <= c.Decimals {
-		s = strings.Repeat("0", c.Decimals-len(s)+1) + s
-	}
-	s = s[:len(s)-c.Decimals] + "." + s[len(s)-c.Decimals:]
-	if neg {
-		s = "-" + s
-	}
-	return s
-}

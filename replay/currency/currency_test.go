@@ -2,7 +2,6 @@ package currency
 
 import (
 	"math"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,19 +96,6 @@ func TestParseDeclarations(t *testing.T) {
 	for _, s := range []string{``, `[]`, `{"BTC": 8.5}`, `{"BTC": -1}`, `{"btc": 8}`, `{"BTC": 8} {}`, `{"BTC": null}`, `{"BTC": 99}`} {
 		_, err := ParseDeclarations([]byte(s))
 		assert.Error(t, err, s)
-	}
-}
-
-func TestFormat(t *testing.T) {
-	for _, tc := range []struct {
-		d    int
-		v    int64
-		want string
-	}{
-		{2, 123456, "1234.56"}, {2, 5, "0.05"}, {2, 0, "0.00"}, {2, -5, "-0.05"}, {0, 42, "42"}, {-1, 42, "42"},
-		{8, 100000000, "1.00000000"}, {18, math.MaxInt64, "9.223372036854775807"},
-	} {
-		assert.Equal(t, tc.want, Currency{Decimals: tc.d}.Format(tc.v), strconv.Itoa(tc.d))
 	}
 }
 

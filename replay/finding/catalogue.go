@@ -34,17 +34,17 @@ var catalogue = []Info{
 	{CardDuplicate, Critical, "The same card appears twice in one round.", "boxes[0].cards", "52 distinct cards", "Ah twice"},
 	{CallNotMultiple, Major, "The call stake is not the profile's call multiple of the ante (or a fold has a call stake).", "boxes[0].call", "200", "150"},
 	{BetOverLimit, Major, "An accepted stake is outside the table limits: it was not auto-adjusted to the maximum (or is below the minimum).", "boxes[0].ante", "500 (max)", "800"},
-	{AntePayoutWrong, Critical, "The ante was returned at a multiple other than the paytable's for the player's hand.", "boxes[0].ante_return", "300 (flush pays 2:1)", "200"},
-	{CallPaidNotQualified, Critical, "The call bet was paid although the dealer did not qualify (it must be returned as a push).", "boxes[0].call_return", "200 (push: dealer not qualified)", "400"},
-	{DealerQualificationWrong, Critical, "The round was settled as if the dealer qualified with a hand below the qualifier (or as if the dealer did not qualify with it).", "boxes[0].ante_return", "200 (dealer 3s-pair does not qualify)", "0"},
-	{TieNotPushed, Critical, "An exact tie against a qualifying dealer was not returned as a push of ante and call.", "boxes[0].ante_return", "100 (push)", "0"},
-	{BonusPaidAfterFold, Critical, "AA Bonus winnings were paid after a fold although the profile forfeits them on a fold.", "boxes[0].bonus_return", "0 (forfeited on fold)", "800"},
-	{BonusPayoutWrong, Critical, "The AA Bonus was returned at a multiple other than the bonus paytable's.", "boxes[0].bonus_return", "800 (pair of aces pays 7:1)", "2600"},
-	{MaxPayoutExceeded, Critical, "A box's winnings exceed the table's max payout: the cap was not applied.", "boxes[0].ante_return", "50100 (winnings capped at 50000)", "100100"},
-	{VoidNotRefunded, Critical, "A void round did not return every stake exactly.", "boxes[0].ante_return", "100 (void: stake returned)", "0"},
+	{AntePayoutWrong, Critical, "The ante was returned at a multiple other than the paytable's for the player's hand.", "boxes[0].ante_return", "300", "200"},
+	{CallPaidNotQualified, Critical, "The call bet was paid although the dealer did not qualify (it must be returned as a push).", "boxes[0].call_return", "200", "400"},
+	{DealerQualificationWrong, Critical, "The round was settled as if the dealer qualified with a hand below the qualifier (or as if the dealer did not qualify with it).", "boxes[0].ante_return", "200", "0"},
+	{TieNotPushed, Critical, "An exact tie against a qualifying dealer was not returned as a push of ante and call.", "boxes[0].ante_return", "100", "0"},
+	{BonusPaidAfterFold, Critical, "AA Bonus winnings were paid after a fold although the profile forfeits them on a fold.", "boxes[0].bonus_return", "0", "800"},
+	{BonusPayoutWrong, Critical, "The AA Bonus was returned at a multiple other than the bonus paytable's.", "boxes[0].bonus_return", "800", "900"},
+	{MaxPayoutExceeded, Critical, "A box's winnings exceed the table's max payout: the cap was not applied.", "boxes[0].ante_return", "50100", "100100"},
+	{VoidNotRefunded, Critical, "A void round did not return every stake exactly.", "boxes[0].ante_return", "100", "0"},
 	{ReturnMismatch, Critical, "A return differs from the re-settlement for a reason none of the specific codes explains.", "boxes[0].call_return", "0", "200"},
 	{BalanceMismatch, Critical, "Balance before minus stakes plus returns is not the balance after.", "boxes[0].balance_after", "10300", "10299"},
-	{BalanceGap, Major, "A wallet's balance before a round is not its balance after its previous round (an unexplained gap), whatever player id played it: the balance chains by wallet when the round names wallets (wallet_ids), or else by player id.", "boxes[0].balance_before", "10300 (after the player's round at a.parquet row 122)", "10000"},
+	{BalanceGap, Major, "A wallet's balance before a round is not its balance after its previous round (an unexplained gap), whatever player id played it: the balance chains by wallet when the round names wallets (wallet_ids), or else by player id.", "boxes[0].balance_before", "10300", "10000"},
 	{WalletChanged, Critical, "A player id played from a second wallet: a player id is one account's, so its wallet is that of its first round with a wallet id. A player moved to a fresh wallet leaves the old wallet's balance behind, where no later round compares it.", "wallet_ids[0]", "the player's wallet, as in the player's round at a.parquet row 16", "\"w-2\""},
 	{RoundDuplicate, Major, "The same round id appears more than once.", "round_id", "unique", "also at a.parquet row 17"},
 	{RoundOrder, Minor, "A table's rounds are not in time order in the log.", "time", "at or after 2026-11-29T10:15:03Z", "2026-11-29T10:14:00Z"},
@@ -71,9 +71,32 @@ var catalogue = []Info{
 	{DHOddChipWrong, Critical, "Double Hold'em: the odd chip of a split pot went to a player other than the one closest to the left of the button.", "double.pots[0].shares", "[51 50]", "[50 51]"},
 	{DHSidePotWrong, Critical, "Double Hold'em: a pot's amount or eligible players do not follow from the contributions.", "double.pots[1].amount", "600", "900"},
 	{DHIllegalAction, Major, "Double Hold'em: an action the rules do not allow was accepted (out of turn, raise below the minimum, check facing a bet, ...).", "double.actions[7]", "raise of at least 200", "raise of 150"},
-	{DHChipsNotConserved, Critical, "Double Hold'em: the stacks after the hand plus the rake differ from the stacks before.", "double.seats", "sum after + rake = 12000", "12050"},
-	{DHRakeOverCap, Critical, "Double Hold'em: the rake exceeds the profile's percentage, its cap, or is taken when no flop was dealt under no-flop-no-drop.", "double.rake", "at most 300", "450"},
+	{DHChipsNotConserved, Critical, "Double Hold'em: the stacks after the hand plus the rake differ from the stacks before.", "double.seats", "12000", "12050"},
+	{DHRakeOverCap, Critical, "Double Hold'em: the rake exceeds the profile's percentage, its cap, or is taken when no flop was dealt under no-flop-no-drop.", "double.rake", "300", "450"},
 }
+
+// exampleDetails are the example details of docs/findings.md: for the
+// findings about money, whose expected and actual are the values alone,
+// what the detail says of them.
+var exampleDetails = map[Code]string{
+	AntePayoutWrong:          "player flush, dealer two-pair",
+	CallPaidNotQualified:     "dealer not qualified (high-card)",
+	DealerQualificationWrong: "settled as if the dealer qualified; player high-card, dealer high-card",
+	TieNotPushed:             "exact tie; player one-pair, dealer one-pair",
+	BonusPaidAfterFold:       "fold forfeits the AA Bonus",
+	BonusPayoutWrong:         "bonus hand one-pair",
+	MaxPayoutExceeded:        "max payout 50000 per box",
+	VoidNotRefunded:          "void: every stake returned",
+	ReturnMismatch:           "player straight, dealer flush",
+	BalanceMismatch:          "before 10500 - stakes 300 + returns 100",
+	BalanceGap:               "the balance after the player's round at a.parquet row 122",
+	DHChipsNotConserved:      "stacks after 12050 + rake 0, against stacks before 12000",
+	DHSidePotWrong:           "eligible seats [1 3]",
+}
+
+// ExampleDetail returns the example detail of code's entry in
+// docs/findings.md, "" for none.
+func ExampleDetail(code Code) string { return exampleDetails[code] }
 
 // Catalogue returns every finding code with its severity and meaning,
 // sorted by code. The simulator's fault catalogue and docs/findings.md
@@ -121,6 +144,9 @@ func Compare(a, b Finding) int {
 		compareAmount(a.ExpectedAmount, b.ExpectedAmount),
 		compareAmount(a.ActualAmount, b.ActualAmount),
 		compareAmount(a.Difference, b.Difference),
+		cmp.Compare(a.Time, b.Time),
+		cmp.Compare(a.TableID, b.TableID),
+		cmp.Compare(a.Game, b.Game),
 	)
 }
 

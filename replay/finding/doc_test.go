@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,8 +26,12 @@ func catalogueMarkdown() string {
 	var b strings.Builder
 	b.WriteString(docBegin)
 	for _, in := range Catalogue() {
-		fmt.Fprintf(&b, "\n### %s\n\nSeverity: **%s**. %s\n\nExample: field `%s`, expected `%s`, actual `%s`.\n",
+		fmt.Fprintf(&b, "\n### %s\n\nSeverity: **%s**. %s\n\nExample: field `%s`, expected `%s`, actual `%s`",
 			in.Code, in.Severity, in.Meaning, in.Field, in.Expected, in.Actual)
+		if d := ExampleDetail(in.Code); d != "" {
+			fmt.Fprintf(&b, ", detail `%s`", d)
+		}
+		b.WriteString(".\n")
 		if IsMoney(in.Code) {
 			b.WriteString("\nA money finding: it carries `expected_amount`, `actual_amount` and `difference` ([Amounts](#amounts)).\n")
 		}
@@ -71,6 +76,21 @@ func TestCatalogue(t *testing.T) {
 		}
 	}
 	assert.Equal(t, Major, SeverityOf("NO_SUCH_CODE"))
+}
+
+// A money finding's expected and actual are the values alone, as its
+// amounts are (the prose is in the detail), except where the field is a
+// pot's winners or shares, whose values are lists.
+func TestCatalogueMoneyValues(t *testing.T) {
+	for _, in := range Catalogue() {
+		if !IsMoney(in.Code) || in.Code == DHPotWrongWinner || in.Code == DHOddChipWrong {
+			continue
+		}
+		for _, v := range []string{in.Expected, in.Actual} {
+			_, err := strconv.ParseInt(v, 10, 64)
+			assert.NoError(t, err, "%s: %q is not an amount", in.Code, v)
+		}
+	}
 }
 
 func TestCompareOrder(t *testing.T) {

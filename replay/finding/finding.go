@@ -146,6 +146,29 @@ type Finding struct {
 	// held by a player that is short is negative. Nil when either amount
 	// is, or when the difference would overflow int64 (Detail says so).
 	Difference *int64 `json:"difference,omitempty" parquet:"difference,optional"`
+
+	// Time, TableID and Game are the round's, for a finding about a
+	// round (set once per round by the replay: [Finding.SetRound]). Time is
+	// when the round was dealt, RFC 3339 in UTC with the shortest fraction
+	// that keeps its microseconds ("2026-11-29T10:15:03.25Z"), as the round
+	// logs and the manifest write times; empty when the round's time could
+	// not be read (an INPUT_DAMAGED finding on field time says why). A
+	// finding about a table (VOID_BIAS, ROTATION_RATE) has its table and
+	// game and no time, a finding about a game's tables pooled its game
+	// only; the reader's damage and the dataset's findings against its
+	// manifest have none of them.
+	Time    string `json:"time,omitempty" parquet:"time,optional"`
+	TableID string `json:"table_id,omitempty" parquet:"table_id,optional"`
+	Game    string `json:"game,omitempty" parquet:"game,optional"`
+}
+
+// SetRound sets f's round time (already formatted), table and game, and
+// its currency when f has none.
+func (f *Finding) SetRound(time, tableID, game, currency string) {
+	f.Time, f.TableID, f.Game = time, tableID, game
+	if f.Currency == "" {
+		f.Currency = currency
+	}
 }
 
 // SetAmounts sets f's expected and actual amounts and their difference,

@@ -3,6 +3,10 @@
 // An amount is an int64 count of minor units (cents, say) of one currency.
 // Every operation that could leave the int64 range returns [ErrOverflow]
 // instead of wrapping, so a settlement never pays a wrapped amount.
+//
+// [Format] is the one text of an amount for a person to read:
+// "EUR 1,234,567.89", with the decimals of the currency's minor unit
+// (package currency).
 package money
 
 import (

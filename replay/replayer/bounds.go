@@ -239,6 +239,9 @@ func (sb *shardBounds) encode() []byte {
 			w.sv(x.After)
 			w.text(x.PrevFile)
 			w.sv(x.PrevRow)
+			w.text(x.Time)
+			w.text(x.TableID)
+			w.text(x.Game)
 		}
 		w.uv(uint64(len(b.Bindings)))
 		for i := range b.Bindings {
@@ -251,6 +254,9 @@ func (sb *shardBounds) encode() []byte {
 			w.sv(x.Row)
 			w.text(x.Field)
 			w.text(x.Currency)
+			w.text(x.Time)
+			w.text(x.TableID)
+			w.text(x.Game)
 			w.flags(x.Dup, x.PrevOK, false)
 			w.text(x.Exit)
 			w.text(x.PrevFile)
@@ -406,6 +412,7 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			x.Before, x.After = r.Sv(), r.Sv()
 			x.PrevFile = r.str()
 			x.PrevRow = r.Sv()
+			x.Time, x.TableID, x.Game = r.str(), r.str(), r.str()
 			b.Wallets = append(b.Wallets, x)
 			if r.Err() != nil {
 				return nil, r.Err()
@@ -418,6 +425,7 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			x.RoundID, x.File = r.str(), r.str()
 			x.Row = r.Sv()
 			x.Field, x.Currency = r.str(), r.str()
+			x.Time, x.TableID, x.Game = r.str(), r.str(), r.str()
 			f := r.flags()
 			x.Dup, x.PrevOK = f[0], f[1]
 			x.Exit, x.PrevFile = r.str(), r.str()

@@ -211,6 +211,17 @@ func TestDetectionMixedFaults(t *testing.T) {
 			got := map[hit]bool{}
 			for _, x := range fs {
 				got[hit{x.RoundID, x.Code}] = true
+				// A finding about a round says when, where and in which
+				// game; one about a table, where and in which game.
+				switch {
+				case x.RoundID != "":
+					assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$`, x.Time, "%s %s", x.Code, x.RoundID)
+					assert.NotEmpty(t, x.TableID, "%s %s", x.Code, x.RoundID)
+					assert.Equal(t, game, x.Game, "%s %s", x.Code, x.RoundID)
+				case x.Code == finding.VoidBias || x.Code == finding.RotationRate:
+					assert.Empty(t, x.Time, x.Code)
+					assert.Equal(t, game, x.Game, x.Code)
+				}
 			}
 			assert.Empty(t, diffHits(want, got), "injected but not reported")
 			extra := diffHits(got, want)

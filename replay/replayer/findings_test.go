@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -124,4 +125,57 @@ func readFindingsFile(t *testing.T, path string) []finding.Finding {
 	}
 	require.NoError(t, sc.Err())
 	return out
+}
+
+func TestFindingsFormatOf(t *testing.T) {
+	for _, tc := range []struct {
+		path, format, want string
+		err                bool
+	}{
+		{"f.parquet", "", FormatParquet, false},
+		{"f.jsonl", "", FormatJSONL, false},
+		{"f.csv", "", FormatCSV, false},
+		{"f.txt", "", "", true},
+		{"f.txt", "csv", FormatCSV, false},
+		{"f", "jsonl", FormatJSONL, false},
+		{"f.csv", "csv", FormatCSV, false},
+		{"f.parquet", "csv", "", true}, // the name says another format
+		{"f.csv", "xlsx", "", true},
+	} {
+		got, err := FindingsFormatOf(tc.path, tc.format)
+		if tc.err {
+			assert.ErrorIs(t, err, ErrFindingsFormat, "%s %s", tc.path, tc.format)
+			continue
+		}
+		require.NoError(t, err, "%s %s", tc.path, tc.format)
+		assert.Equal(t, tc.want, got)
+	}
+}
+
+// The CSV findings file is the finding package's CSV form, written in one
+// piece: a header alone when there is no finding.
+func TestFindingsFileCSV(t *testing.T) {
+	dir := t.TempDir()
+	f := finding.Finding{Code: finding.BalanceGap, Severity: finding.Major, RoundID: "r-1", File: "a.parquet", Row: 3,
+		Field: "boxes[0].balance_before", Expected: "10300", Actual: "10000", Currency: "EUR",
+		Time: "2026-11-29T10:15:03Z", TableID: "t-1", Game: "casino-holdem"}
+	f.SetAmounts(10300, 10000)
+	path := filepath.Join(dir, "findings.out")
+	w, err := CreateFindingsWith(path, FindingsOptions{Format: FormatCSV})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(&f))
+	require.NoError(t, w.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Join(finding.CSVColumns, ",")+"\r\n"+
+		"BALANCE_GAP,major,2026-11-29T10:15:03Z,t-1,casino-holdem,r-1,a.parquet,3,boxes[0].balance_before,,EUR,10300,10000,10300,10000,-300,EUR -3.00,\r\n",
+		string(b))
+
+	empty := filepath.Join(dir, "none.csv")
+	w, err = CreateFindings(empty)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	b, err = os.ReadFile(empty)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Join(finding.CSVColumns, ",")+"\r\n", string(b))
 }

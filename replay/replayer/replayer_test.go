@@ -218,7 +218,7 @@ func TestReplayDeterministicAndComplete(t *testing.T) {
 	writeParquet(t, filepath.Join(dir, "pq"), rs, 300)
 	writeJSONL(t, filepath.Join(dir, "a.jsonl"), rs[:400])
 	paths := []string{filepath.Join(dir, "pq")}
-	for _, ext := range []string{"jsonl", "parquet"} {
+	for _, ext := range []string{"jsonl", "parquet", "csv"} {
 		var first []byte
 		var firstSum *Summary
 		for _, w := range []int{1, 2, 3, 8} {
@@ -289,6 +289,8 @@ func TestReplayDamagedRow(t *testing.T) {
 	}
 	assert.Equal(t, path, damaged.File)
 	assert.Equal(t, rs[20].RoundID, damaged.RoundID)
+	// The reader's damage has no round to take a time, table or game from.
+	assert.Empty(t, damaged.Time+damaged.TableID+damaged.Game)
 	assert.NotEmpty(t, damaged.Field)
 	assert.Contains(t, damaged.Detail, "row group 0")
 }

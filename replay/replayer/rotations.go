@@ -100,6 +100,7 @@ func (s *Summary) finishTableRotations() []finding.Finding {
 			p := pText(tr.P, tr.Log10P)
 			out = append(out, finding.Finding{
 				Code: finding.RotationRate, Severity: finding.SeverityOf(finding.RotationRate), Row: -1, Field: "fairness.client_seed_rotated",
+				TableID: tr.Table, Game: tr.Game,
 				Expected: fmt.Sprintf("client seeds rotated on about %g of the rounds (players' usual rate)", RotationBaseline),
 				Actual:   fmt.Sprintf("%d rotations in %d rounds (%.4f; p = %s)", tr.Rotated, tr.Rounds, tr.Rate, p),
 				Detail:   fmt.Sprintf("table %s (%s): exact one-sided binomial test against %g at p < %g; the log cannot prove who rotated", tr.Table, tr.Game, RotationBaseline, RotationAlpha),

@@ -638,7 +638,8 @@ func appendFindings(b []byte, fs []finding.Finding) []byte {
 	b = wire.AppendUv(b, uint64(len(fs)))
 	for i := range fs {
 		f := &fs[i]
-		for _, s := range [...]string{string(f.Code), string(f.Severity), f.RoundID, f.File, f.Field, f.Expected, f.Actual, f.Detail, f.PlayerID, f.Currency} {
+		for _, s := range [...]string{string(f.Code), string(f.Severity), f.RoundID, f.File, f.Field, f.Expected, f.Actual, f.Detail, f.PlayerID, f.Currency,
+			f.Time, f.TableID, f.Game} {
 			b = wire.AppendText(b, s)
 		}
 		b = wire.AppendSv(b, f.Row)
@@ -764,12 +765,12 @@ func (r *recReader) count() int {
 func (r *recReader) findings(out []finding.Finding) []finding.Finding {
 	n := r.count()
 	for range n {
-		var s [10]string
+		var s [13]string
 		for i := range s {
 			s[i] = r.str()
 		}
 		f := finding.Finding{Code: finding.Code(s[0]), Severity: finding.Severity(s[1]), RoundID: s[2], File: s[3], Field: s[4],
-			Expected: s[5], Actual: s[6], Detail: s[7], PlayerID: s[8], Currency: s[9]}
+			Expected: s[5], Actual: s[6], Detail: s[7], PlayerID: s[8], Currency: s[9], Time: s[10], TableID: s[11], Game: s[12]}
 		f.Row = r.Sv()
 		for _, p := range [...]**int64{&f.ExpectedAmount, &f.ActualAmount, &f.Difference} {
 			if r.byte1() == 1 {

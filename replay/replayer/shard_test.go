@@ -305,7 +305,12 @@ func TestShardedWalletAcrossShards(t *testing.T) {
 	assert.Equal(t, finding.BalanceGap, f.Code)
 	assert.Equal(t, rs[k].RoundID, f.RoundID)
 	assert.Equal(t, player, f.PlayerID)
-	assert.Contains(t, f.Expected, filepath.Base(as[part-1].Path), "names the previous round, in the other shard's part")
+	assert.Contains(t, f.Detail, filepath.Base(as[part-1].Path), "names the previous round, in the other shard's part")
+	// The round's place, from the wallet's boundary state, as an
+	// unsharded replay gives it (requireShardedSame compares them).
+	assert.Equal(t, rs[k].TableID, f.TableID)
+	assert.Equal(t, rs[k].Game, f.Game)
+	assert.NotEmpty(t, f.Time)
 	require.NotNil(t, f.Difference)
 	assert.Equal(t, int64(-7), *f.Difference)
 }

@@ -494,12 +494,8 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 		m.leftOut = true
 		u.leftOut++
 		if !hasCode(out[from:], finding.AmountOverflow) {
-			out = append(out, finding.Finding{
-				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
-				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: field,
-				Expected: "a sum below 2^63", Actual: "overflow",
-				Detail: what + " overflow int64: the round is left out of the totals",
-			})
+			out = append(out, overflowFinding(t, field, "a sum below 2^63", "overflow",
+				what+" overflow int64: the round is left out of the totals"))
 		}
 	} else if !sums.overflow && !sums.addSmall(m) && !sums.add(m) {
 		sums.overflow = true
@@ -529,6 +525,18 @@ func (u *unitTotals) add(r *round.Round, ifPlayed audit.IfPlayed, t *audit.Trace
 		tb.tail(int32(k), uint8(tailBucket(ifPlayed.Base)))[tailBucket(ifPlayed.Net())]++
 	}
 	return out
+}
+
+// overflowFinding returns the AMOUNT_OVERFLOW of a round the totals
+// cannot hold, t's.
+func overflowFinding(t *audit.Trace, field, expected, actual, detail string) finding.Finding {
+	f := []finding.Finding{{
+		Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
+		RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: field,
+		Expected: expected, Actual: actual, Detail: detail,
+	}}
+	t.Locate(f)
+	return f[0]
 }
 
 func hasCode(fs []finding.Finding, c finding.Code) bool {
@@ -566,13 +574,9 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 			}
 			s.LeftOutOfTotals++
 			t := &traces[i]
-			out = append(out, finding.Finding{
-				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
-				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: "totals",
-				Expected: fmt.Sprintf("%s %s totals below 2^63", key.game, key.currency),
-				Actual:   fmt.Sprintf("wagered %d + %d, returned %d + %d", g.wagered[iTotal], m.wagered[iTotal], g.returned[iTotal], m.returned[iTotal]),
-				Detail:   "the totals of the log's rounds so far with this round's would overflow int64: the round is left out of the totals",
-			})
+			out = append(out, overflowFinding(t, "totals", fmt.Sprintf("%s %s totals below 2^63", key.game, key.currency),
+				fmt.Sprintf("wagered %d + %d, returned %d + %d", g.wagered[iTotal], m.wagered[iTotal], g.returned[iTotal], m.returned[iTotal]),
+				"the totals of the log's rounds so far with this round's would overflow int64: the round is left out of the totals"))
 		}
 	}
 	for i := range u.tables {
@@ -622,13 +626,9 @@ func (s *Summary) merge(u *unitTotals, traces []audit.Trace, out []finding.Findi
 		worst, err3 := money.Add(ip.NetWorst, v.ifPlayed.Worst)
 		if err1 != nil || err2 != nil || err3 != nil {
 			t := &traces[v.i]
-			out = append(out, finding.Finding{
-				Code: finding.AmountOverflow, Severity: finding.SeverityOf(finding.AmountOverflow),
-				RoundID: t.RoundID, File: t.Src.File, Row: t.Src.Row, Field: "void",
-				Expected: "if-played totals below 2^63",
-				Actual:   fmt.Sprintf("wagered %d + %d, returned %d + %d", ip.Wagered, v.ifPlayed.Wagered, ip.Returned, v.ifPlayed.Returned),
-				Detail:   "the void rounds' stakes and returns as if played would overflow int64: the round is left out of them",
-			})
+			out = append(out, overflowFinding(t, "void", "if-played totals below 2^63",
+				fmt.Sprintf("wagered %d + %d, returned %d + %d", ip.Wagered, v.ifPlayed.Wagered, ip.Returned, v.ifPlayed.Returned),
+				"the void rounds' stakes and returns as if played would overflow int64: the round is left out of them"))
 			continue
 		}
 		ip.Wagered, ip.Returned, ip.Net, ip.NetWorst = w, r, r-w, worst

@@ -380,6 +380,15 @@ func (s *Summary) finishVoids() []finding.Finding {
 // AllTables is the table of [Summary.VoidsByGame]: a game's tables pooled.
 const AllTables = "(all tables)"
 
+// tableOf is the table a finding about tv names: none for a game's
+// tables pooled.
+func tableOf(tv *TableVoids) string {
+	if tv.Table == AllTables {
+		return ""
+	}
+	return tv.Table
+}
+
 // test runs the void-bias tests of tv, a Casino Hold'em table (or pool),
 // into tv.Test and tv.Tests, and returns the VOID_BIAS finding of the
 // most significant tier when one rejects.
@@ -426,6 +435,7 @@ func (tv *TableVoids) test() (finding.Finding, bool) {
 func moneyBiasFinding(tv *TableVoids, m *MoneyTest) finding.Finding {
 	return finding.Finding{
 		Code: finding.VoidBias, Severity: finding.SeverityOf(finding.VoidBias), Row: -1, Field: "void",
+		TableID: tableOf(tv), Game: tv.Game,
 		Expected: fmt.Sprintf("a rate of wins of %d %s or more among voided rounds of stakes %d to %d near the played rounds' %.4f (at most %.4f)", m.AtLeast, m.Currency, m.StakesFrom, m.StakesTo, m.PlayedRate, m.ReferenceRate),
 		Actual:   fmt.Sprintf("%d such wins in %d voids (p = %s)", m.VoidsAtLeast, m.Voids, pText(m.P, m.Log10P)),
 		Detail: fmt.Sprintf("table %s (%s): %d of %d played rounds of those stakes win %d %s or more for the players, every round settled from its cards at the players' best decisions; exact one-sided binomial test at p < %g shared among %d strata and sizes of win",
@@ -459,6 +469,7 @@ func voidBiasFinding(tv *TableVoids, tier int, playedK, voidK int64) finding.Fin
 	what := [3]string{"wins", fmt.Sprintf("big wins (%dx the stake or more)", audit.BigWin), fmt.Sprintf("huge wins (%dx the stake or more)", audit.HugeWin)}[tier]
 	return finding.Finding{
 		Code: finding.VoidBias, Severity: finding.SeverityOf(finding.VoidBias), Row: -1, Field: "void",
+		TableID: tableOf(tv), Game: tv.Game,
 		Expected: fmt.Sprintf("a rate of %s among voided rounds near the played rounds' %.4f (at most %.4f)", what, t.PlayedRate, t.ReferenceRate),
 		Actual:   fmt.Sprintf("%d %s in %d voids (p = %s)", voidK, what, tv.Resettled, p),
 		Detail: fmt.Sprintf("table %s (%s): %d of %d played rounds are %s for the players, every round settled from its cards at the players' best decisions; exact one-sided binomial test at p < %g",

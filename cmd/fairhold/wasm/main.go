@@ -6,6 +6,7 @@
 //	verify(json) -> json                     the JSON of `fairhold verify --json` for a round
 //	settle(json) -> json                     the JSON of `fairhold settle --json` for a round record
 //	verifyBeacon(chain, round, sig, prev) -> bool   the drand round's BLS signature verifies
+//	formatMoney(amount, currency) -> string  an amount of minor units as money.Format writes it ("EUR 1,234.50")
 //	version                                  the build's version
 //
 // Inputs and outputs are JSON strings; an input that cannot be checked or
@@ -16,11 +17,13 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"strconv"
 	"syscall/js"
 
 	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
 	"github.com/fairhold/fairhold/fairness/beacon"
+	"github.com/fairhold/fairhold/replay/money"
 )
 
 // version is the page's WebAssembly version.
@@ -90,6 +93,30 @@ func verifyBeacon(chain string, round js.Value, sigHex, prevHex string) bool {
 	return err == nil
 }
 
+// formatMoney writes an amount of minor units of currency code as
+// money.Format does, with the built-in decimals. The amount is a JavaScript
+// number that is a safe integer (|n| <= 2^53 - 1) or a string of decimal
+// digits (any int64); anything else gives "".
+func formatMoney(amount js.Value, code string) string {
+	var n int64
+	switch amount.Type() {
+	case js.TypeNumber:
+		f := amount.Float()
+		if f != math.Trunc(f) || math.Abs(f) > 1<<53-1 {
+			return ""
+		}
+		n = int64(f)
+	case js.TypeString:
+		var err error
+		if n, err = strconv.ParseInt(amount.String(), 10, 64); err != nil {
+			return ""
+		}
+	default:
+		return ""
+	}
+	return money.Format(n, code)
+}
+
 func str(args []js.Value, i int) string {
 	if i < len(args) && args[i].Type() == js.TypeString {
 		return args[i].String()
@@ -105,6 +132,12 @@ func main() {
 		}),
 		"settle": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return settle(str(args, 0))
+		}),
+		"formatMoney": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) < 1 {
+				return ""
+			}
+			return formatMoney(args[0], str(args, 1))
 		}),
 		"verifyBeacon": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) < 3 {

@@ -199,6 +199,8 @@
       }
       if (boxes.length) v.bets = boxes;
     }
+    const cur = $("currency").value.trim().toUpperCase();
+    if (cur) v.currency = cur;
     return v;
   }
 
@@ -233,6 +235,8 @@
       setValue("record", typeof v.round === "string" ? v.round : JSON.stringify(v.round));
       $("record-details").open = true;
     }
+    // A link without a currency leaves the amounts in minor units.
+    setValue("currency", v.currency || "");
     for (const b of v.bets || []) {
       setValue(`bet-${b.box}-ante`, b.ante);
       setValue(`bet-${b.box}-bonus`, b.bonus);
@@ -341,7 +345,7 @@
       if (b.bonus) { bx.bonus_requested = b.bonus; bx.bonus = b.bonus; }
       boxes.push(bx);
     }
-    return { round_id: "page", game: v.game, table_id: "page", time: "", currency: "", profile: v.game,
+    return { round_id: "page", game: v.game, table_id: "page", time: "", currency: rankingOnly ? "" : v.currency || "", profile: v.game,
       fairness: { scheme: v.scheme, commitment: "", server_seed: "", client_seeds: [], nonce: 0 },
       dealer: deal.dealer, board, boxes };
   }
@@ -425,7 +429,14 @@
         } catch (e) { /* the hands are shown without ranking */ }
       }
     }
-    if (res.settlement) res.paid = paidCheck(input, res.settlement);
+    if (res.settlement) {
+      // Amounts are shown in units of the round's currency (the record's,
+      // else the one given with the bets), by the WebAssembly build's
+      // money.Format: the one formatter of the toolkit.
+      res.currency = (input.round && typeof input.round === "object" && input.round.currency) || input.currency || "";
+      res.money = (n) => fh.formatMoney(typeof n === "number" ? n : String(n), res.currency) || String(n);
+      res.paid = paidCheck(input, res.settlement, res.money);
+    }
     return res;
   }
 
@@ -436,7 +447,7 @@
 
   // paidCheck compares what the player says they were paid (or what the
   // record's operator fields say) with the settlement.
-  function paidCheck(input, s) {
+  function paidCheck(input, s, money) {
     const wrong = [];
     let any = false;
     if (s.boxes) {
@@ -453,14 +464,14 @@
         }
         if (got === undefined) continue;
         any = true;
-        if (got !== want) wrong.push(`box ${b.box}: paid ${got}, the rules pay ${want}`);
+        if (got !== want) wrong.push(`box ${b.box}: paid ${money(got)}, the rules pay ${money(want)}`);
       }
     } else if (s.double && input.round && input.round.double) {
       for (const seat of input.round.double.seats || []) {
         if (seat.stack_after === undefined) continue;
         any = true;
         const want = s.double.stack_after[String(seat.seat)];
-        if (want !== seat.stack_after) wrong.push(`seat ${seat.seat}: stack after ${seat.stack_after}, the rules give ${want}`);
+        if (want !== seat.stack_after) wrong.push(`seat ${seat.seat}: stack after ${money(seat.stack_after)}, the rules give ${money(want)}`);
       }
     }
     if (!any) return null;
@@ -554,7 +565,7 @@
       }
       if (res.go.cards) drawDeal(res.go.cards, res.vec, res.settlement || res.ranking, res.js.mismatches || []);
       else $("deal").append(el("p", { text: "The cards cannot be dealt: the beacon did not verify." }));
-      if (res.settlement) drawSettlement(res.settlement);
+      if (res.settlement) drawSettlement(res.settlement, res.money, res.currency);
       else if (res.settleError) {
         $("settlement-box").hidden = false;
         $("settlement").append(el("p", { class: "fail", text: `The bets cannot be settled: ${res.settleError}` }));
@@ -623,10 +634,11 @@
     hand("board", "Board (flop, turn, river)", [...d.flop, d.turn, d.river], pos);
   }
 
-  function drawSettlement(s) {
+  function drawSettlement(s, money, currency) {
     $("settlement-box").hidden = false;
     const out = $("settlement");
-    out.append(el("p", { text: `Settled under the built-in profile "${s.profile}" (SHA-256 ${s.profile_hash.slice(0, 16)}…). Amounts in minor units.` }));
+    const units = currency ? `Amounts in ${currency}.` : "Amounts in minor units: give the currency to see them in its units.";
+    out.append(el("p", { text: `Settled under the built-in profile "${s.profile}" (SHA-256 ${s.profile_hash.slice(0, 16)}…). ${units}` }));
     if (s.boxes) {
       const t = el("table", { class: "settle" }, el("caption", { class: "sr-only", text: "Each bet's stake and return" }),
         el("thead", {}, el("tr", {}, ...["Box", "Bet", "Stake", "Return", "Why"].map((h) => el("th", { scope: "col", text: h })))));
@@ -634,10 +646,10 @@
       for (const b of s.boxes) {
         const why = REASONS[b.reason] || b.reason;
         const hands = b.player_hand ? ` (${handWords(b.player_hand)} against ${handWords(b.dealer_hand)})` : "";
-        body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "ANTE" }), el("td", { text: String(b.ante) }),
-          el("td", { text: String(b.ante_return) }), el("td", { text: why + hands })));
-        if (b.call > 0) body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "CALL" }), el("td", { text: String(b.call) }), el("td", { text: String(b.call_return) }), el("td", { text: why })));
-        if (b.bonus > 0) body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "AA Bonus" }), el("td", { text: String(b.bonus) }), el("td", { text: String(b.bonus_return) }),
+        body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "ANTE" }), el("td", { text: money(b.ante) }),
+          el("td", { text: money(b.ante_return) }), el("td", { text: why + hands })));
+        if (b.call > 0) body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "CALL" }), el("td", { text: money(b.call) }), el("td", { text: money(b.call_return) }), el("td", { text: why })));
+        if (b.bonus > 0) body.append(el("tr", {}, el("td", { text: String(b.box) }), el("td", { text: "AA Bonus" }), el("td", { text: money(b.bonus) }), el("td", { text: money(b.bonus_return) }),
           el("td", { text: (REASONS[b.bonus_reason] || b.bonus_reason) + (b.bonus_hand ? ` (${handWords(b.bonus_hand)})` : "") })));
       }
       t.append(body);
@@ -646,12 +658,12 @@
     if (s.double) {
       const d = s.double;
       const ul = el("ul");
-      d.pots.forEach((p, i) => ul.append(el("li", { text: `${i === 0 ? "Main pot" : "Side pot " + i}: ${p.amount}, won by seat ${p.winners.join(" and ")} (${p.shares.join(" / ")})` })));
-      if (d.rake) ul.append(el("li", { text: `Rake: ${d.rake}` }));
-      for (const [seat, st] of Object.entries(d.stack_after || {})) ul.append(el("li", { text: `Seat ${seat}: stack after ${st}` }));
+      d.pots.forEach((p, i) => ul.append(el("li", { text: `${i === 0 ? "Main pot" : "Side pot " + i}: ${money(p.amount)}, won by seat ${p.winners.join(" and ")} (${p.shares.map(money).join(" / ")})` })));
+      if (d.rake) ul.append(el("li", { text: `Rake: ${money(d.rake)}` }));
+      for (const [seat, st] of Object.entries(d.stack_after || {})) ul.append(el("li", { text: `Seat ${seat}: stack after ${money(st)}` }));
       out.append(ul);
     }
-    out.append(el("p", { class: "totals", text: `Staked ${s.totals.staked}, returned ${s.totals.returned}.` }));
+    out.append(el("p", { class: "totals", text: `Staked ${money(s.totals.staked)}, returned ${money(s.totals.returned)}.` }));
   }
 
   // ---------------------------------------------------------------------

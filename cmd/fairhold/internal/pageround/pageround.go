@@ -23,6 +23,7 @@ import (
 	"github.com/fairhold/fairhold/certify/conformance"
 	"github.com/fairhold/fairhold/fairness/check"
 	"github.com/fairhold/fairhold/fairness/layout"
+	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/settle"
@@ -61,6 +62,11 @@ type Round struct {
 	// Bets are the player's Casino Hold'em bets, one a box, as the page's
 	// form takes them. Optional.
 	Bets []Bet `json:"bets,omitempty"`
+	// Currency is the currency of the bets' amounts (an ISO 4217 code or a
+	// crypto ticker, docs/log-format.md section 1): the page shows the
+	// amounts in its units ("EUR 1.00" for an ANTE of 100). Optional; a
+	// round record's own currency takes precedence.
+	Currency string `json:"currency,omitempty"`
 	// Round is a round record (docs/log-format.md) from the casino's
 	// history: the bets and decisions of every box, or a Double Hold'em
 	// hand's seats, stacks and actions. The page settles it with the cards
@@ -129,6 +135,9 @@ func Parse(b []byte) (Round, error) {
 	}
 	if r.V != 0 && r.V != Version {
 		return Round{}, fmt.Errorf("round: link format version %d, this page reads version %d", r.V, Version)
+	}
+	if r.Currency != "" && !currency.ValidCode(r.Currency) {
+		return Round{}, fmt.Errorf("round: currency %q: want %s", r.Currency, currency.CodeForm)
 	}
 	r.normalize()
 	return r, nil

@@ -1,6 +1,7 @@
 package pageround
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"testing"
 
@@ -99,4 +100,33 @@ func TestParseNeverRepairsClientSeeds(t *testing.T) {
 	r, err := Parse([]byte(head + `["\ud83c\udca1"]}`))
 	require.NoError(t, err)
 	assert.NotEqual(t, "error", Verify(r).Result, "an escaped pair is a character")
+}
+
+// The bets' currency travels in the link; a code of another form than a
+// log's currency is refused, naming the field.
+func TestParseCurrency(t *testing.T) {
+	base := `{"v":1,"scheme":"fairhold/v1","game":"casino-holdem","server_seed":"aa","client_seeds":["c"],"nonce":"0",` +
+		`"bets":[{"box":1,"ante":1500,"decision":"call"}]`
+	r, err := Parse([]byte(base + `,"currency":"JPY"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "JPY", r.Currency)
+	link, err := Link("https://x.example/", r)
+	require.NoError(t, err)
+	back, err := Decode(link)
+	require.NoError(t, err)
+	assert.Equal(t, r, back)
+
+	r, err = Parse([]byte(base + `}`))
+	require.NoError(t, err)
+	assert.Empty(t, r.Currency)
+	frag, err := Fragment(r)
+	require.NoError(t, err)
+	raw, err := base64.RawURLEncoding.DecodeString(frag[len(FragmentKey)+1:])
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "currency", "no currency, no member: older links stay the same")
+
+	for _, bad := range []string{"eur", "=1+1", "E", "EURO-2"} {
+		_, err := Parse([]byte(base + `,"currency":"` + bad + `"}`))
+		assert.ErrorContains(t, err, "round: currency", bad)
+	}
 }
