@@ -85,7 +85,10 @@ func checkReplay(e *env, r *Requirement) (result, error) {
 			return nil
 		},
 	}
+	m := e.meter("replay", "rounds", 0)
+	opts.Progress = m.add
 	sum, err := replayer.Run(paths, opts)
+	m.end()
 	if err != nil {
 		return result{}, e.logsError(err)
 	}

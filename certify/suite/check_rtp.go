@@ -26,8 +26,8 @@ func (e *env) observe() (*rtp.Observer, error) {
 			return
 		}
 		o := rtp.NewObserver(th)
-		if p := e.s.Artefacts.Strategy; p != "" {
-			d, err := e.readStrategy(p)
+		if e.s.Artefacts.Strategy != "" {
+			d, err := e.loadStrategy()
 			if err != nil {
 				e.observedErr = err
 				return

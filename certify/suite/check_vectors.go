@@ -14,26 +14,12 @@ import (
 // it passes when every vector is answered once and rightly, and nothing
 // else is answered. Result: [conformance.AnswersReport].
 func checkVectors(e *env, _ *Requirement) (result, error) {
-	p := e.s.Artefacts.Answers
-	if p == "" {
+	if e.s.Artefacts.Answers == "" {
 		return notTested("no answer file: the suite names none (artefacts.answers)")
 	}
-	f, err := os.Open(e.path(p))
+	answers, err := e.loadAnswers()
 	if err != nil {
-		return result{}, fmt.Errorf("failed to read %s: %w", e.path(p), err)
-	}
-	defer f.Close()
-	answers, err := conformance.ParseAnswers(f)
-	if err != nil {
-		var le *conformance.AnswerLineError
-		if errors.As(err, &le) {
-			field := fmt.Sprintf("line %d", le.Line)
-			if le.Field != "" {
-				field += ": " + le.Field
-			}
-			return result{}, &Error{File: p, Field: field, Err: le.Err}
-		}
-		return result{}, fmt.Errorf("failed to read %s: %w", e.path(p), err)
+		return result{}, err
 	}
 	rep, err := conformance.CompareAnswers(answers)
 	if err != nil {
@@ -56,4 +42,31 @@ func checkVectors(e *env, _ *Requirement) (result, error) {
 		}
 	}
 	return res, nil
+}
+
+// loadAnswers reads the suite's answer file once.
+func (e *env) loadAnswers() ([]conformance.Answer, error) {
+	e.answersOnce.Do(func() { e.answers, e.answersErr = e.readAnswers(e.s.Artefacts.Answers) })
+	return e.answers, e.answersErr
+}
+
+func (e *env) readAnswers(p string) ([]conformance.Answer, error) {
+	f, err := os.Open(e.path(p))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", e.path(p), err)
+	}
+	defer f.Close()
+	answers, err := conformance.ParseAnswers(f)
+	if err != nil {
+		var le *conformance.AnswerLineError
+		if errors.As(err, &le) {
+			field := fmt.Sprintf("line %d", le.Line)
+			if le.Field != "" {
+				field += ": " + le.Field
+			}
+			return nil, &Error{File: p, Field: field, Err: le.Err}
+		}
+		return nil, fmt.Errorf("failed to read %s: %w", e.path(p), err)
+	}
+	return answers, nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairhold/fairhold/certify/conformance"
 	"github.com/fairhold/fairhold/certify/exact"
 	"github.com/fairhold/fairhold/certify/report"
 	"github.com/fairhold/fairhold/certify/rtp"
@@ -22,6 +23,7 @@ import (
 	"github.com/fairhold/fairhold/replay/hand"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/replayer"
+	"github.com/fairhold/fairhold/replay/roundlog"
 )
 
 // Options tune [Run].
@@ -35,7 +37,8 @@ type Options struct {
 	Log io.Writer
 	// Solve, if not nil, replaces [exact.Solve] for the checks that need
 	// the game's exact solution (tests give a partial one).
-	Solve func(ctx context.Context, qualifier hand.Value, workers int) (*exact.Solution, error)
+	// progress, when called, counts flop classes solved.
+	Solve func(ctx context.Context, qualifier hand.Value, workers int, progress func(int64)) (*exact.Solution, error)
 }
 
 // Result is what [Run] certified: the statement's subjects (every
@@ -92,6 +95,52 @@ type env struct {
 	decksOnce sync.Once
 	decks     *stats.Decks
 	decksErr  error
+
+	answersOnce sync.Once
+	answers     []conformance.Answer
+	answersErr  error
+
+	strategyOnce sync.Once
+	strategy     *exact.Decisions
+	strategyErr  error
+}
+
+// validateInputs reads every artefact the suite names, as its checks
+// will (they then take what was read): the decks, the answers and the
+// strategy whole, the logs as far as opening them (their layout, every
+// file's schema and version; a damaged row is a finding of the replay,
+// not an input error).
+func (e *env) validateInputs() error {
+	a := &e.s.Artefacts
+	if a.Decks != "" {
+		if _, err := e.loadDecks(); err != nil {
+			return err
+		}
+	}
+	if a.Answers != "" {
+		if _, err := e.loadAnswers(); err != nil {
+			return err
+		}
+	}
+	if a.Strategy != "" {
+		if _, err := e.loadStrategy(); err != nil {
+			return err
+		}
+	}
+	if len(a.Logs) > 0 {
+		ds, err := roundlog.Open(e.logPaths()...)
+		if err != nil {
+			return e.logsError(err)
+		}
+		ds.Close()
+	}
+	return nil
+}
+
+// loadStrategy reads the suite's strategy file once.
+func (e *env) loadStrategy() (*exact.Decisions, error) {
+	e.strategyOnce.Do(func() { e.strategy, e.strategyErr = e.readStrategy(e.s.Artefacts.Strategy) })
+	return e.strategy, e.strategyErr
 }
 
 // Run runs the suite's checks. It first checks that every artefact the
@@ -114,15 +163,10 @@ func Run(ctx context.Context, s *Suite, opts Options) (*Result, error) {
 	if len(subjects) == 0 {
 		return nil, inputErr(s.file, "artefacts", "none named: a certification names at least one artefact (a log, an answer, decks, raw bytes or strategy file)")
 	}
-	// The decks file is read first when a requirement uses it: a malformed
-	// one fails the run before the long checks, not after them.
-	for i := range s.Requirements {
-		if s.Requirements[i].Check == CheckStatsDecks && s.Artefacts.Decks != "" {
-			if _, err := e.loadDecks(); err != nil {
-				return nil, err
-			}
-			break
-		}
+	// Every artefact is read before the first check: a malformed one fails
+	// the run at once, not after the long checks.
+	if err := e.validateInputs(); err != nil {
+		return nil, err
 	}
 	out := &Result{Subjects: subjects}
 	var periods []*replayer.Period
@@ -319,7 +363,9 @@ func (e *env) solve() (*rtp.Theory, error) {
 		if solve == nil {
 			solve = solveCached
 		}
-		sol, err := solve(e.ctx, g.Qualifier, e.opts.Workers)
+		m := e.meter("exact solution", "flop classes", int64(len(exact.FlopClasses())))
+		sol, err := solve(e.ctx, g.Qualifier, e.opts.Workers, m.add)
+		m.end()
 		if err != nil {
 			e.solveErr = fmt.Errorf("failed to solve the game: %w", err)
 			return
@@ -351,14 +397,14 @@ var lastSolution struct {
 
 // solveCached solves the whole game with a dealer qualifying at q, or
 // returns the last solution when it was for q. The solution is read only.
-func solveCached(ctx context.Context, q hand.Value, workers int) (*exact.Solution, error) {
+func solveCached(ctx context.Context, q hand.Value, workers int, progress func(int64)) (*exact.Solution, error) {
 	lastSolution.Lock()
 	defer lastSolution.Unlock()
 	if lastSolution.sol != nil && lastSolution.q == q {
 		return lastSolution.sol, nil
 	}
 	lastSolution.sol = nil // let it be collected while solving
-	sol, err := exact.Solve(ctx, q, exact.Options{Workers: workers})
+	sol, err := exact.Solve(ctx, q, exact.Options{Workers: workers, Progress: func(n int) { progress(int64(n)) }})
 	if err != nil {
 		return nil, err
 	}

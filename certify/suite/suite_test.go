@@ -297,10 +297,29 @@ func TestRunNotTestedAndMissing(t *testing.T) {
 	lines := strings.SplitAfter(string(data), "\n")
 	lines[4] = `{"vector":"rules/x","boxes":"none"}` + "\n"
 	require.NoError(t, os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644))
-	_, err = Run(context.Background(), op.suite(t, shortSuite), Options{})
+	// The vectors requirement last: the answers are still read before any
+	// check runs.
+	vectorsLast := strings.Replace(shortSuite, `    {"id": "vectors.engine-conformance", "text": "the engine's answer to every test vector is the expected one", "check": "vectors"},
+`, "", 1)
+	vectorsLast = strings.Replace(vectorsLast, `"check": "replay", "params": {"manifest_key": "operator.pub"}}`,
+		`"check": "replay", "params": {"manifest_key": "operator.pub"}},
+    {"id": "vectors.engine-conformance", "text": "the engine's answer to every test vector is the expected one", "check": "vectors"}`, 1)
+	require.NotEqual(t, shortSuite, vectorsLast)
+	var before bytes.Buffer
+	_, err = Run(context.Background(), op.suite(t, vectorsLast), Options{Log: &before})
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, "answers.jsonl", e.File)
 	assert.Equal(t, "line 5: boxes", e.Field)
+	assert.Empty(t, before.String(), "the answers are read before any check runs")
+
+	// Logs that are not a round log: refused before any check runs.
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	notLogs := strings.Replace(shortSuite, `"logs": ["logs"]`, `"logs": ["raw.bin"]`, 1)
+	before.Reset()
+	_, err = Run(context.Background(), op.suite(t, notLogs), Options{Log: &before})
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, "artefacts.logs", e.Field)
+	assert.Empty(t, before.String(), "the logs are opened before any check runs")
 
 	// A malformed decks file names the line and the card.
 	require.NoError(t, os.WriteFile(bad, data, 0o644))
@@ -320,7 +339,7 @@ func TestRunReturnChecksPartialSolution(t *testing.T) {
 	op := newOperator(t, 3000, "")
 	all := exact.FlopClasses()
 	flops := all[:60]
-	solve := func(ctx context.Context, q hand.Value, workers int) (*exact.Solution, error) {
+	solve := func(ctx context.Context, q hand.Value, workers int, _ func(int64)) (*exact.Solution, error) {
 		return exact.Solve(ctx, q, exact.Options{Flops: flops, Workers: workers})
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(op.dir, "basic.txt"), []byte("call if pair or better\notherwise fold\n"), 0o644))

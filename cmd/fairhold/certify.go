@@ -90,8 +90,11 @@ renamed; an existing report is replaced only with --force.
 --json prints the predicate (the report layer's report.Predicate): every
 requirement and its evidence, with the command's verdict (ok, failed or
 partial) first and the report's own (pass, fail or incomplete) as
-"report_verdict". A line per requirement decided goes to stderr, with --json
-only with --progress.
+"report_verdict". A line per requirement decided goes to stderr, and every 5
+seconds while a long check runs (the replay's rounds, the exact solution's
+flop classes) a line of its progress, terminal or not; with --json only with
+--progress. Every artefact is read (the logs opened) before the first check
+runs, so a malformed one fails at once.
 
 Exit codes: 0 certified (verdict pass), 3 verdict fail or incomplete, 2 usage
 or malformed input (the file and field are named), 1 I/O error.`,
