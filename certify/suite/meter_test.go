@@ -50,7 +50,9 @@ func TestMeter(t *testing.T) {
 
 	m = e.meter("exact solution", "flop classes", 1755)
 	m.add(351)
-	require.Eventually(t, func() bool { return strings.Contains(log.String(), "  exact solution: 351 of 1,755 flop classes (20%), ") }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool {
+		return strings.Contains(log.String(), "  exact solution: 351 of 1,755 flop classes (20%), ")
+	}, 5*time.Second, time.Millisecond)
 	m.end()
 
 	var none *meter
