@@ -71,6 +71,12 @@ func (k *PublicKey) MarshalPEM() []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: pemPublic, Bytes: k.der})
 }
 
+// Verify reports whether sig is the key's signature of message: the raw
+// signature bytes, as [PrivateKey.Sign] returns them (64 bytes for
+// Ed25519, 3,309 for ML-DSA-65). It is the check of detached signatures
+// (`fairhold keys verify`); a report's signatures are checked by [Verify].
+func (k *PublicKey) Verify(message, sig []byte) bool { return k.verify(message, sig) }
+
 // verify reports whether sig is the key's signature of msg.
 func (k *PublicKey) verify(msg, sig []byte) bool {
 	switch k.alg {

@@ -349,3 +349,24 @@ func TestBuildTool(t *testing.T) {
 	_, err = json.Marshal(st)
 	require.NoError(t, err)
 }
+
+// TestPublicKeyVerify: the raw signature of Sign verifies with its key only,
+// for the message it signed only, and a signature of the wrong size is
+// refused without a panic.
+func TestPublicKeyVerify(t *testing.T) {
+	msg := []byte("sha256  fairhold_1.0.0_linux_amd64.tar.gz\n")
+	for _, alg := range []Algorithm{Ed25519, MLDSA65} {
+		k := testKey(t, alg, 7)
+		other := testKey(t, alg, 8)
+		sig, err := k.Sign(msg)
+		require.NoError(t, err)
+		assert.True(t, k.Public().Verify(msg, sig), alg)
+		assert.False(t, other.Public().Verify(msg, sig), alg)
+		assert.False(t, k.Public().Verify(append([]byte{}, msg[1:]...), sig), alg)
+		bad := append([]byte{}, sig...)
+		bad[len(bad)/2] ^= 1
+		assert.False(t, k.Public().Verify(msg, bad), alg)
+		assert.False(t, k.Public().Verify(msg, sig[:len(sig)-1]), alg)
+		assert.False(t, k.Public().Verify(msg, nil), alg)
+	}
+}

@@ -58,3 +58,42 @@ func dirFiles(t *testing.T, dir string) map[string][]byte {
 	}
 	return out
 }
+
+// TestReleaseDocs: gendocs --release writes what a release archive carries
+// besides the binary: the man pages (those of docs/man) under man/man1, and
+// each shell's completion script under completions/ (the same bytes as
+// `fairhold completion SHELL` prints: testdata/script/release-docs.txtar,
+// as cobra's completion command writes to the process's standard output);
+// a second run replaces the first's pages.
+func TestReleaseDocs(t *testing.T) {
+	tmp := t.TempDir()
+	stale := filepath.Join(tmp, "man", "man1", "fairhold-gone.1")
+	require.NoError(t, os.MkdirAll(filepath.Dir(stale), 0o755))
+	require.NoError(t, os.WriteFile(stale, []byte(".TH gone\n"), 0o644))
+	_, stderr, code := runCLI("gendocs", "--release", tmp)
+	require.Equal(t, exitOK, code, stderr)
+	require.NoFileExists(t, stale)
+
+	want := dirFiles(t, filepath.Join("..", "..", "docs", "man"))
+	got := dirFiles(t, filepath.Join(tmp, "man", "man1"))
+	require.NotEmpty(t, want)
+	require.Equal(t, len(want), len(got))
+	for name, b := range want {
+		require.Equal(t, string(b), string(got[name]), "man/man1/%s differs from docs/man/%s", name, name)
+	}
+
+	heads := map[string]string{
+		"fairhold.bash": "# bash completion V2 for fairhold",
+		"_fairhold":     "#compdef fairhold",
+		"fairhold.fish": "# fish completion for fairhold",
+		"fairhold.ps1":  "# powershell completion for fairhold",
+	}
+	ents, err := os.ReadDir(filepath.Join(tmp, "completions"))
+	require.NoError(t, err)
+	require.Len(t, ents, len(completionFiles))
+	for _, c := range completionFiles {
+		b, err := os.ReadFile(filepath.Join(tmp, "completions", c.file))
+		require.NoError(t, err)
+		require.Contains(t, string(b), heads[c.file], c.file)
+	}
+}

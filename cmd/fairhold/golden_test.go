@@ -28,9 +28,10 @@ type goldenCase struct {
 	name  string
 	args  []string
 	code  int
-	file  string // a file under $DIR to compare instead of stdout
-	fresh bool   // random output: every 64-digit hex string is masked
-	long  bool   // skipped with -short
+	file  string     // a file under $DIR to compare instead of stdout
+	fresh bool       // random output: every 64-digit hex string is masked
+	long  bool       // skipped with -short
+	setup [][]string // command lines run first, in the same $DIR
 }
 
 // TestGoldenJSON keeps the --json output of every command byte for byte:
@@ -39,6 +40,7 @@ type goldenCase struct {
 func TestGoldenJSON(t *testing.T) {
 	double, _ := vectorRound(t, "double-three-way-all-in-side-pot")
 	casino, _ := vectorRound(t, "casino-bonus-pair-of-aces")
+	keysNew := []string{"keys", "new", "--out", "$DIR/release"}
 	cases := []goldenCase{
 		{name: "beacon-verify", args: []string{"beacon", "verify", "--chain", "quicknet", "--round", "1000", "--signature", quicknetSig, "--json"}},
 		{name: "beacon-verify-invalid", args: []string{"beacon", "verify", "--chain", "quicknet", "--round", "1000", "--signature", flip(quicknetSig, 9), "--json"}, code: exitVerified},
@@ -73,6 +75,12 @@ func TestGoldenJSON(t *testing.T) {
 		{name: "profile-check", args: []string{"profile", "check", "live-casino-holdem", "--json"}},
 		{name: "error-missing-file", args: []string{"settle", "$DIR/no-such-round.json", "--json"}, code: exitError},
 		{name: "error-usage", args: []string{"eval", "As", "Ks", "--json"}, code: exitUsage},
+		{name: "keys-sign", setup: [][]string{keysNew},
+			args: []string{"keys", "sign", "$DIR/release.pub", "--key", "$DIR/release.key", "--json"}, fresh: true},
+		{name: "keys-verify", setup: [][]string{keysNew, {"keys", "sign", "$DIR/release.pub", "--key", "$DIR/release.key"}},
+			args: []string{"keys", "verify", "$DIR/release.pub", "--key", "$DIR/release.pub", "--json"}, fresh: true},
+		{name: "keys-verify-failed", setup: [][]string{keysNew},
+			args: []string{"keys", "verify", "$DIR/release.key", "--key", "$DIR/release.pub", "--sig", "$DIR/release.pub", "--json"}, code: exitVerified, fresh: true},
 		{name: "simulate-faults-jsonl", args: []string{"simulate", "--game", "casino-holdem", "--rounds", "400", "--part-rounds", "100",
 			"--seed", "4", "--format", "jsonl", "--out", "$DIR/day", "--faults", "part-missing,part-truncated,part-extra,balance-off-by-one:0.05"}, file: "day/faults.jsonl"},
 	}
@@ -82,10 +90,18 @@ func TestGoldenJSON(t *testing.T) {
 				t.Skip("slow")
 			}
 			dir := t.TempDir()
-			args := make([]string, len(tc.args))
-			for i, a := range tc.args {
-				args[i] = strings.ReplaceAll(a, "$DIR", dir)
+			inDir := func(in []string) []string {
+				out := make([]string, len(in))
+				for i, a := range in {
+					out[i] = strings.ReplaceAll(a, "$DIR", dir)
+				}
+				return out
 			}
+			for _, line := range tc.setup {
+				_, stderr, code := runCLI(inDir(line)...)
+				require.Equal(t, exitOK, code, stderr)
+			}
+			args := inDir(tc.args)
 			out, stderr, code := runCLI(args...)
 			require.Equal(t, tc.code, code, stderr)
 			if tc.file != "" {
