@@ -128,12 +128,14 @@ const TABLES = {
     ['shares', 'LIST<INT64>', req, (p) => p.shares ?? []],
   ],
 }
-// Optional columns of schema version 1.1 (table numbering, client-seed
-// rotation): written only when the log has the field.
+// Optional columns of schema versions 1.1 (table numbering, client-seed
+// rotation) and 1.2 (wallet ids): written only when the log has the field
+// (wallet_ids, a list, as the required lists are: an empty list for none).
 const LATER = {
   rounds: [
     ['table_seq', 'INT64', opt, (r) => r.table_seq],
     ['client_seed_rotated', 'BOOLEAN', opt, fair('client_seed_rotated')],
+    ['wallet_ids', 'LIST<STRING>', req, (r) => r.wallet_ids],
   ],
 }
 // Every child row starts with its round's id and row.
@@ -497,7 +499,7 @@ function docsSQL(docs) {
   const text = fs.readFileSync(docs, 'utf8')
   const m = /<!-- cross-writer: copy rounds -->\s*```sql\n([\s\S]*?)```/.exec(text)
   if (!m) fail(`${docs}: no COPY statement after <!-- cross-writer: copy rounds -->`)
-  const want = copySQL('rounds', [...TABLES.rounds, ...LATER.rounds], '1.1', tablePath('day', 'rounds', 0)) + '\n'
+  const want = copySQL('rounds', [...TABLES.rounds, ...LATER.rounds], '1.2', tablePath('day', 'rounds', 0)) + '\n'
   if (m[1] !== want) fail(`${docs}: the COPY statement differs from the one CI runs (node .ci/cross-writer.mjs sql prints it):\n${want}`)
 }
 
@@ -506,7 +508,7 @@ if (cmd === 'matrix' && (args.length === 2 || args.length === 3)) {
   if (args[2]) docsSQL(args[2])
   await matrix(path.resolve(args[0]), path.resolve(args[1]))
 } else if (cmd === 'sql' && args.length === 0) {
-  process.stdout.write(copySQL('rounds', [...TABLES.rounds, ...LATER.rounds], '1.1', tablePath('day', 'rounds', 0)) + '\n')
+  process.stdout.write(copySQL('rounds', [...TABLES.rounds, ...LATER.rounds], '1.2', tablePath('day', 'rounds', 0)) + '\n')
 } else if (cmd === 'write' && args.length >= 3) {
   const opts = {}
   let voidRow = -1

@@ -86,6 +86,7 @@ for (let i = 0; i < rounds.length; i++) {
   same(`${at} commitment`, r.commitment, w.fairness.commitment)
   same(`${at} nonce`, num(r.nonce), w.fairness.nonce)
   same(`${at} client_seeds`, r.client_seeds, w.fairness.client_seeds)
+  same(`${at} wallet_ids`, r.wallet_ids ?? [], w.wallet_ids ?? [])
   const board = [r.board_1, r.board_2, r.board_3, r.board_4, r.board_5].filter((c) => c !== null && c !== undefined)
   same(`${at} board`, board, w.board)
   same(`${at} void`, r.void, w.void || false)
