@@ -138,22 +138,23 @@ func rotationText(sum *replayer.Summary) string {
 	}
 	out := "; client-seed rotations:"
 	if len(sum.Rotations) > 0 {
-		hi := sum.Rotations[0]
-		for _, r := range sum.Rotations[1:] {
-			if r.Rate > hi.Rate {
-				hi = r
-			}
-		}
+		hi := highest(sum.Rotations, func(r replayer.TableRotations) replayer.RotationTest { return r.RotationTest })
 		out += fmt.Sprintf(" %d tables (highest %s, %.4f of %d rounds)", len(sum.Rotations), hi.Table, hi.Rate, hi.Rounds)
 	}
 	if len(sum.PlayerRotations) > 0 {
-		hi := sum.PlayerRotations[0]
-		for _, r := range sum.PlayerRotations[1:] {
-			if r.Rate > hi.Rate {
-				hi = r
-			}
-		}
+		hi := highest(sum.PlayerRotations, func(r replayer.PlayerRotations) replayer.RotationTest { return r.RotationTest })
 		out += fmt.Sprintf(" %d players (highest %s, %.4f of %d rounds)", len(sum.PlayerRotations), hi.Player, hi.Rate, hi.Rounds)
 	}
 	return out
+}
+
+// highest returns the first of rs with the highest rate.
+func highest[T any](rs []T, test func(T) replayer.RotationTest) T {
+	hi := rs[0]
+	for _, r := range rs[1:] {
+		if test(r).Rate > test(hi).Rate {
+			hi = r
+		}
+	}
+	return hi
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fairhold/fairhold/replay/replayer"
 )
 
 // syncBuffer is a bytes.Buffer safe for the meter's goroutine.
@@ -75,4 +77,22 @@ func TestRunShowsProgressInsideChecks(t *testing.T) {
 	i, j := strings.Index(out, "  replay: "), strings.Index(out, "replay.resettle")
 	require.GreaterOrEqual(t, i, 0, "a progress line of the replay:\n%s", out)
 	assert.Less(t, i, j, "the progress comes before the requirement's line")
+}
+
+// TestRotationText: the evidence's line names how many tables and players
+// rotated, and the highest rate of each.
+func TestRotationText(t *testing.T) {
+	assert.Empty(t, rotationText(&replayer.Summary{}))
+	s := &replayer.Summary{
+		Rotations: []replayer.TableRotations{
+			{Table: "a", RotationTest: replayer.RotationTest{Rounds: 100, Rotated: 1, Rate: 0.01}},
+			{Table: "b", RotationTest: replayer.RotationTest{Rounds: 200, Rotated: 10, Rate: 0.05}},
+		},
+		PlayerRotations: []replayer.PlayerRotations{
+			{Player: "p1", RotationTest: replayer.RotationTest{Rounds: 50, Rotated: 6, Rate: 0.12}},
+			{Player: "p2", RotationTest: replayer.RotationTest{Rounds: 40, Rotated: 1, Rate: 0.025}},
+			{Player: "p3", RotationTest: replayer.RotationTest{Rounds: 25, Rotated: 3, Rate: 0.12}},
+		},
+	}
+	assert.Equal(t, "; client-seed rotations: 2 tables (highest b, 0.0500 of 200 rounds) 3 players (highest p1, 0.1200 of 50 rounds)", rotationText(s))
 }

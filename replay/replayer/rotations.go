@@ -31,8 +31,22 @@ const RotationAlpha = 1e-6
 
 // TableRotations are the rotations of one table.
 type TableRotations struct {
-	Table   string  `json:"table"`
-	Game    string  `json:"game"`
+	Table string `json:"table"`
+	Game  string `json:"game"`
+	RotationTest
+}
+
+// PlayerRotations are the rotations of one player's own client seed: the
+// rounds of the player where their client seed changed under a logged
+// rotation, among all their rounds. The test is the table's, at the level
+// shared among the players who rotated.
+type PlayerRotations struct {
+	Player string `json:"player"`
+	RotationTest
+}
+
+// RotationTest is the rotation test of a table's or a player's rounds.
+type RotationTest struct {
 	Rounds  int64   `json:"rounds"`
 	Rotated int64   `json:"rotated"`
 	Rate    float64 `json:"rate"`
@@ -40,21 +54,15 @@ type TableRotations struct {
 	// Log10P its decimal logarithm.
 	P      float64 `json:"p"`
 	Log10P float64 `json:"log10_p"`
-	// Excessive is P < RotationAlpha: a ROTATION_RATE finding.
+	// Excessive is P below the test's level: a ROTATION_RATE finding.
 	Excessive bool `json:"excessive"`
 }
 
-// PlayerRotations are the rotations of one player's own client seed: the
-// rounds of the player where their client seed changed under a logged
-// rotation, among all their rounds. The test is the table's.
-type PlayerRotations struct {
-	Player    string  `json:"player"`
-	Rounds    int64   `json:"rounds"`
-	Rotated   int64   `json:"rotated"`
-	Rate      float64 `json:"rate"`
-	P         float64 `json:"p"`
-	Log10P    float64 `json:"log10_p"`
-	Excessive bool    `json:"excessive"`
+// rotationTest tests rotated rotations in rounds rounds at level alpha.
+func rotationTest(rounds, rotated int64, alpha float64) RotationTest {
+	lp := logBinomUpper(rounds, rotated, RotationBaseline)
+	return RotationTest{Rounds: rounds, Rotated: rotated, Rate: float64(rotated) / float64(rounds),
+		P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(alpha)}
 }
 
 // finishRotations fills s.Rotations from the tables and s.PlayerRotations
@@ -67,9 +75,7 @@ func (s *Summary) finishRotations() []finding.Finding {
 	// but with probability RotationAlpha.
 	alpha := RotationAlpha / float64(max(1, len(s.playerCounts)))
 	for _, pc := range s.playerCounts {
-		lp := logBinomUpper(pc.Rounds, pc.Rotated, RotationBaseline)
-		pr := PlayerRotations{Player: pc.Player, Rounds: pc.Rounds, Rotated: pc.Rotated, Rate: float64(pc.Rotated) / float64(pc.Rounds),
-			P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(alpha)}
+		pr := PlayerRotations{Player: pc.Player, RotationTest: rotationTest(pc.Rounds, pc.Rotated, alpha)}
 		s.PlayerRotations = append(s.PlayerRotations, pr)
 		if pr.Excessive {
 			out = append(out, finding.Finding{
@@ -92,9 +98,7 @@ func (s *Summary) finishTableRotations() []finding.Finding {
 		if ts.rotations == 0 {
 			continue
 		}
-		lp := logBinomUpper(ts.rounds, ts.rotations, RotationBaseline)
-		tr := TableRotations{Table: k.table, Game: k.game, Rounds: ts.rounds, Rotated: ts.rotations,
-			Rate: float64(ts.rotations) / float64(ts.rounds), P: math.Exp(lp), Log10P: lp / math.Ln10, Excessive: lp < math.Log(RotationAlpha)}
+		tr := TableRotations{Table: k.table, Game: k.game, RotationTest: rotationTest(ts.rounds, ts.rotations, RotationAlpha)}
 		s.Rotations = append(s.Rotations, tr)
 		if tr.Excessive {
 			p := pText(tr.P, tr.Log10P)
