@@ -16,7 +16,7 @@ const fail = (msg) => { console.error(`parquet-independent-check: ${msg}`); proc
 
 const lines = readFileSync(jsonl, 'utf8').split('\n').filter((l) => l.trim() !== '')
 const header = JSON.parse(lines[0])
-if (header.schema_version !== '1.1') fail(`${jsonl}: header ${lines[0]}`)
+if (header.schema_version !== '1.2') fail(`${jsonl}: header ${lines[0]}`)
 const want = lines.slice(1).map((l) => JSON.parse(l))
 
 const iso = (v) => {
@@ -38,7 +38,7 @@ async function table(path) {
   const file = await asyncBufferFromFile(path)
   const meta = await parquetMetadataAsync(file)
   const kv = Object.fromEntries((meta.key_value_metadata || []).map((e) => [e.key, e.value]))
-  if (kv['fairhold.schema_version'] !== '1.1') fail(`${path}: schema version ${kv['fairhold.schema_version']}`)
+  if (kv['fairhold.schema_version'] !== '1.2') fail(`${path}: schema version ${kv['fairhold.schema_version']}`)
   const rows = await parquetReadObjects({ file })
   if (rows.length !== Number(meta.num_rows)) fail(`${path}: ${rows.length} rows read, footer says ${meta.num_rows}`)
   return rows
