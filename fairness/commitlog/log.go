@@ -396,7 +396,7 @@ func VerifyInclusion(cp *Checkpoint, index uint64, entry []byte, p [][]byte) err
 	}
 	leaf := LeafHash(entry)
 	if err := proof.VerifyInclusion(rfc6962.DefaultHasher, index, cp.Size, leaf[:], p, cp.Root[:]); err != nil {
-		return verifyErr("entry %d (leaf hash %x) is not in the tree of size %d with root %x: %v", index, leaf, cp.Size, cp.Root, err)
+		return verifyErr("entry %d (leaf hash %x) is not in the tree of size %d with root %x: %s", index, leaf, cp.Size, cp.Root, proofProblem(err))
 	}
 	return nil
 }
@@ -416,7 +416,7 @@ func VerifyConsistency(old, cp *Checkpoint, p [][]byte) error {
 		}
 	}
 	if err := proof.VerifyConsistency(rfc6962.DefaultHasher, old.Size, cp.Size, p, old.Root[:], cp.Root[:]); err != nil {
-		return verifyErr("the tree of size %d (root %x) is not a prefix of the tree of size %d (root %x): %v", old.Size, old.Root, cp.Size, cp.Root, err)
+		return verifyErr("the tree of size %d (root %x) is not a prefix of the tree of size %d (root %x): %s", old.Size, old.Root, cp.Size, cp.Root, proofProblem(err))
 	}
 	return nil
 }
@@ -433,4 +433,13 @@ func (r *Reader) VerifyEntry(ctx context.Context, cp *Checkpoint, index uint64, 
 		return err
 	}
 	return VerifyInclusion(cp, index, entry, p)
+}
+
+// proofProblem words a merkle verification error, in hex.
+func proofProblem(err error) string {
+	var rm proof.RootMismatchError
+	if errors.As(err, &rm) {
+		return fmt.Sprintf("the proof leads to root %x", rm.CalculatedRoot)
+	}
+	return err.Error()
 }
