@@ -7,6 +7,8 @@
 //   - fairness/*.json: the provably-fair schemes (seeds, commitments, hash
 //     chains, drand beacons, dealing orders), positive and negative; see
 //     [Fairness] and [FairnessVector].
+//   - commitlog/*.json: the commitment log (docs/commitment-log.md): entry
+//     encodings, leaf hashes, a signed tree with proofs; see [Commitlog].
 //
 // A vector states its inputs, the values an implementation must derive, and
 // what it must conclude: "expect" is "success" (every check passes),

@@ -49,6 +49,8 @@ suites test labs use (test vectors, shuffle statistics, exact game mathematics).
 		// Test labs.
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
+		// Operators.
+		newCommitlogCmd(),
 		newVersionCmd(),
 		newServeCmd(),
 		newGendocsCmd(),
