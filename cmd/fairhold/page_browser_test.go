@@ -192,6 +192,13 @@ func (b *pageBrowser) open(base string, r pageround.Round) pageView {
 	b.t.Helper()
 	link, err := pageround.Link(base, r)
 	require.NoError(b.t, err)
+	return b.openLink(link)
+}
+
+// openLink opens a link as it is (a round the page may never have made)
+// and reads the verdict.
+func (b *pageBrowser) openLink(link string) pageView {
+	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
 	// A fresh navigation: about:blank first, so that a link differing from
@@ -207,6 +214,13 @@ func (b *pageBrowser) fill(r pageround.Round) pageView {
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
 	set := func(id, val string) chromedp.Action[chromedp.Void] {
+		if val == "" {
+			// chromedp.SetValue cannot tell an empty value from a failure.
+			return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { document.getElementById(%q).value = ""; return true; })()`, id)))
+				return err
+			})
+		}
 		return chromedp.SetValue(chromedp.CSS("#"+id), val)
 	}
 	change := func(id string) chromedp.Action[chromedp.Void] {
