@@ -127,6 +127,7 @@ func TestPagePlayersInChromium(t *testing.T) {
 		steps := uint64(3)
 		withChain.Commitment = ""
 		withChain.Chain = pageround.ChainClaim(hex.EncodeToString(anchor), &steps, 0)
+		withChain.Cards = dealOf(t, withChain)
 		noCards := randomRound(rng, "casino-holdem")
 		for _, pair := range [][2]pageround.Round{{withCommitment, withChain}, {withChain, withCommitment}, {withCommitment, noCards}} {
 			first, second := pair[0], pair[1]

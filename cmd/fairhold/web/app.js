@@ -206,7 +206,14 @@
 
   function setValue(id, x) { if ($(id) && x !== undefined && x !== null) $(id).value = String(x); }
 
+  // fillForm puts a link's round in the form, and nothing else: the form
+  // is reset first, so that a second link opened in the same tab keeps
+  // none of the first round's fields (its commitment, chain, cards, bets).
   function fillForm(v) {
+    $("round").reset();
+    $("link-out").hidden = true;
+    $("more-seeds").open = false;
+    $("record-details").open = false;
     setValue("scheme", v.scheme);
     setValue("game", v.game || "");
     updateGameFields();
@@ -391,7 +398,9 @@
     let cardsError = null;
     if (typeof input.claimed_cards === "string") {
       try {
-        input.claimed_cards = deal.parseCards(input.claimed_cards);
+        // stake-compat draws with replacement: a claim may repeat a card
+        // (the no-repeated-cards check then says so).
+        input.claimed_cards = deal.parseCards(input.claimed_cards, { duplicates: input.scheme === "stake-compat" });
       } catch (e) {
         cardsError = e && e.message ? e.message : String(e);
       }
@@ -409,7 +418,7 @@
       "chain", "beacon", "used_nonces", "count", "claimed_cards"]) {
       if (input[k] !== undefined) vec[k] = input[k];
     }
-    if (vec.game && vec.count === undefined) vec.count = dealCount(vec);
+    if (vec.game && vec.count === undefined && dealCount(vec) !== undefined) vec.count = dealCount(vec);
     if (!vec.game && vec.count === undefined) vec.count = (vec.claimed_cards || []).length;
     const js = await deal.checkVector(vec, { verifyBeacon: (c, r, s, p) => fh.verifyBeacon(c, r, s, p) });
     const go = JSON.parse(fh.verify(JSON.stringify(vec)));
@@ -440,8 +449,12 @@
     return res;
   }
 
+  // dealCount is the number of cards a game deals, or undefined when the
+  // round does not say how many hands (Live Casino Hold'em without
+  // "hands": both implementations then name the missing field).
   function dealCount(v) {
     const h = v.game === "casino-holdem" ? 1 : v.game === "live-casino-holdem" ? v.hands : (v.seats || []).length;
+    if (!Number.isInteger(h)) return undefined;
     return v.game === "double-holdem" ? 3 * h + 5 : 2 * h + 7;
   }
 
@@ -518,7 +531,7 @@
       const why = res.js.verdict === "malformed" ? `${res.js.field}: ${res.js.reason}` : res.go.error;
       verdict.textContent = `Cannot check: the input is malformed (${why}).`;
     } else {
-      const checks = res.go.checks.slice();
+      const checks = (res.go.checks || []).slice();
       if (res.paid) checks.push(res.paid);
       const failed = checks.filter((c) => !c.ok);
       const claimed = (res.vec.claimed_cards || []).length;
@@ -671,13 +684,20 @@
 
   async function run(v) {
     $("status").textContent = "Checking…";
+    document.body.setAttribute("data-state", "checking");
+    const message = (e) => (e && e.message ? e.message : String(e));
     let res;
     try {
       res = await check(v);
     } catch (e) {
-      res = { error: e && e.message ? e.message : String(e) };
+      res = { error: message(e) };
     }
-    showResult(res);
+    try {
+      showResult(res);
+    } catch (e) {
+      // Never left on "Checking…": a result the page cannot show is said.
+      showResult({ error: `the result cannot be shown (${message(e)}); please report it` });
+    }
     $("status").textContent = "";
     document.body.setAttribute("data-state", "done");
   }
@@ -703,7 +723,7 @@
     $("make-link").addEventListener("click", () => {
       const v = roundFromForm();
       if (typeof v.claimed_cards === "string" && globalThis.fairholdDeal) {
-        try { v.claimed_cards = globalThis.fairholdDeal.parseCards(v.claimed_cards); } catch (e) { /* kept as text */ }
+        try { v.claimed_cards = globalThis.fairholdDeal.parseCards(v.claimed_cards, { duplicates: v.scheme === "stake-compat" }); } catch (e) { /* kept as text */ }
       }
       if (typeof v.round === "string") { try { v.round = JSON.parse(v.round); } catch (e) { /* kept as text */ } }
       const link = location.href.split("#")[0] + "#r=" + b64urlEncode(JSON.stringify(v));

@@ -146,18 +146,23 @@ func Parse(b []byte) (Round, error) {
 // normalize fills in what the game implies: the number of hands of a
 // Casino Hold'em or Double Hold'em round and the number of cards a round
 // deals (without a game: the claimed cards').
+//
+// A link may leave "hands" out whether or not it gives "count": Casino
+// Hold'em has one box and Double Hold'em one hand a seat, as the
+// JavaScript implementation reads it. Live Casino Hold'em needs it ([Verify]
+// says so).
 func (r *Round) normalize() {
+	if r.Hands == 0 {
+		switch r.Game {
+		case layout.CasinoHoldem:
+			r.Hands = 1
+		case layout.DoubleHoldem:
+			r.Hands = len(r.Seats)
+		}
+	}
 	if r.Count == 0 && r.Game != "" {
-		hands := r.Hands
-		if r.Game == layout.CasinoHoldem && hands == 0 {
-			hands = 1
-		}
-		if r.Game == layout.DoubleHoldem && hands == 0 {
-			hands = len(r.Seats)
-		}
-		if l, err := layout.For(r.Game, hands); err == nil {
+		if l, err := layout.For(r.Game, r.Hands); err == nil {
 			r.Count = l.Count
-			r.Hands = hands
 		}
 	}
 	if r.Count == 0 && r.Game == "" {
@@ -224,6 +229,11 @@ type Verdict struct {
 // --json` prints for it.
 func Verify(r Round) Verdict {
 	r.normalize()
+	if r.Game == layout.LiveCasinoHoldem && r.Hands == 0 {
+		// The field the JavaScript implementation names, rather than the
+		// count a missing number of boxes leaves unknown.
+		return Verdict{Result: "error", Field: "game", Error: "game: live-casino-holdem needs hands, the boxes in play (1..6)"}
+	}
 	c, err := conformance.FairnessClaim(r.Vector())
 	var res check.Result
 	if err == nil {
@@ -240,6 +250,11 @@ func Verify(r Round) Verdict {
 			v.Field = me.Field
 		}
 		return v
+	}
+	if out.Checks == nil {
+		// A round with no check's inputs (the seeds alone) still has a
+		// list of checks: an empty one, never null.
+		out.Checks = []check.Item{}
 	}
 	return Verdict{Result: out.Verdict, Verdict: out}
 }
