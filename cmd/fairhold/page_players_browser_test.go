@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairhold/fairhold/cmd/fairhold/internal/pageround"
+	"github.com/fairhold/fairhold/fairness/check"
 )
 
 // The players' page (issue 25), in headless Chromium: rounds made here from
@@ -175,8 +179,266 @@ func TestPagePlayersInChromium(t *testing.T) {
 		}
 	})
 
+	// 5. A card shown where the seeds deal another: the dealt card is
+	// drawn, outlined, with the card shown beside it.
+	t.Run("shown-beside-dealt", func(t *testing.T) {
+		for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {
+			r := randomRound(rng, game)
+			dealt := dealOf(t, r)
+			r.Cards = slices.Clone(dealt)
+			pos := rng.IntN(len(dealt))
+			shown := otherCard(dealt)
+			r.Cards[pos] = shown
+			got := b.open(b.httpURL, r)
+			assert.Equal(t, "failed", got.Verdict, got.Text)
+			assert.Equal(t, dealt, got.Cards, "%s: the drawn cards are the deal", game)
+			assert.Equal(t, []string{dealt[pos] + "<" + shown}, got.Shown, game)
+			assert.Contains(t, got.DealNote, `marked "shown"`, game)
+		}
+		r := randomRound(rng, "casino-holdem")
+		r.Cards = dealOf(t, r)
+		got := b.open(b.httpURL, r)
+		assert.Empty(t, got.Shown, "nothing drawn beside a deal that matches")
+	})
+
+	// 5. "wins" without bets is a showdown the page assumes, and it says
+	// so; with bets (or a round record) the winners are the settlement's.
+	t.Run("showdown", func(t *testing.T) {
+		for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {
+			r := randomRound(rng, game)
+			r.Cards = dealOf(t, r)
+			got := b.open(b.httpURL, r)
+			require.NotEmpty(t, got.Badges, game)
+			for _, badge := range got.Badges {
+				assert.Equal(t, "wins at a showdown", badge, game)
+			}
+			assert.Contains(t, got.DealNote, "wins at a showdown", game)
+		}
+		r := randomRound(rng, "casino-holdem")
+		r.Cards = dealOf(t, r)
+		r.Bets = []pageround.Bet{{Box: 1, Ante: 500, Decision: "call"}}
+		got := b.open(b.httpURL, r)
+		require.NotEmpty(t, got.Badges)
+		for _, badge := range got.Badges {
+			assert.Equal(t, "wins", badge, "a called box is played out")
+		}
+		assert.NotContains(t, got.DealNote, "showdown")
+		link := simulatedLinks(t, "double-holdem", 1, b.httpURL)[0]
+		got = b.openLink(link)
+		assert.NotContains(t, got.DealNote, "showdown", "a record's winners are its pots'")
+		for _, badge := range got.Badges {
+			assert.Equal(t, "wins", badge)
+		}
+	})
+
+	// 5. The usual copying mistakes are named as likely mistakes before
+	// anyone speaks of cheating, as `fairhold verify` names them (the
+	// same Go code).
+	t.Run("hints", func(t *testing.T) {
+		honest := randomRound(rng, "casino-holdem")
+		honest.Cards = dealOf(t, honest)
+		n, err := strconv.ParseUint(honest.Nonce, 10, 64)
+		require.NoError(t, err)
+		mistakes := []struct {
+			name string
+			edit func(r *pageround.Round)
+			want []string
+			form bool
+		}{
+			{"client seed with a space", func(r *pageround.Round) { r.ClientSeeds = []string{r.ClientSeeds[0] + " "} }, []string{"client-seed-white-space!"}, true},
+			{"nonce off by one", func(r *pageround.Round) { r.Nonce = strconv.FormatUint(n+1, 10) }, []string{"nonce-off-by-one!"}, true},
+			{"hashed seed pasted", func(r *pageround.Round) { r.ServerSeed = r.Commitment }, []string{"hashed-server-seed!", "every-card-differs"}, false},
+			{"seed and commitment swapped", func(r *pageround.Round) { r.ServerSeed, r.Commitment = r.Commitment, r.ServerSeed },
+				[]string{"swapped-seeds!", "every-card-differs"}, false},
+			{"another deck", func(r *pageround.Round) { r.ClientSeeds = []string{"somebody-else"} }, []string{"every-card-differs"}, false},
+		}
+		for _, m := range mistakes {
+			r := honest
+			r.ClientSeeds = slices.Clone(honest.ClientSeeds)
+			m.edit(&r)
+			stdout, _, code := runCLI(pageVerifyArgs(r)...)
+			require.Equal(t, exitVerified, code, m.name)
+			var cli struct {
+				Hints []struct {
+					Kind      string `json:"kind"`
+					Confirmed bool   `json:"confirmed"`
+					Text      string `json:"text"`
+				} `json:"hints"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &cli))
+			var kinds []string
+			for _, h := range cli.Hints {
+				k := h.Kind
+				if h.Confirmed {
+					k += "!"
+				}
+				kinds = append(kinds, k)
+			}
+			if m.name != "hashed seed pasted" && m.name != "seed and commitment swapped" {
+				assert.Equal(t, m.want, kinds, "%s: verify --json", m.name)
+			} else {
+				require.NotEmpty(t, kinds, m.name)
+				assert.Equal(t, m.want[0], kinds[0], "%s: verify --json", m.name)
+			}
+			got := b.open(b.httpURL, r)
+			if m.form {
+				got = b.fill(r)
+			}
+			assert.Equal(t, "failed", got.Verdict, "%s: %s", m.name, got.Text)
+			assert.Equal(t, kinds, got.Hints, "%s: the page's hints are verify's", m.name)
+			for _, h := range cli.Hints {
+				assert.Contains(t, got.HintText, h.Text, m.name)
+			}
+			if kinds[0][len(kinds[0])-1] == '!' {
+				assert.Contains(t, got.Text, "most likely a copying mistake, not foul play", m.name)
+			} else {
+				assert.Contains(t, got.Text, "rule out the usual copying mistakes", m.name)
+			}
+		}
+		got := b.open(b.httpURL, honest)
+		assert.Equal(t, "verified", got.Verdict)
+		assert.Empty(t, got.Hints)
+	})
+
+	// 5. Many rounds at once: links, rounds and round records, one a line,
+	// pasted or from a file, each with its result.
+	t.Run("batch", func(t *testing.T) {
+		type line struct {
+			text, want string
+		}
+		var lines []line
+		slug := func(v pageround.Verdict) string {
+			switch {
+			case v.Result == "partial" && v.Unbound != "":
+				return "cannot-check"
+			case v.Result == "error":
+				return "cannot-check"
+			}
+			return v.Result
+		}
+		addRound := func(r pageround.Round) {
+			link, err := pageround.Link(b.httpURL, r)
+			require.NoError(t, err)
+			lines = append(lines, line{link, slug(pageround.Verify(r))})
+		}
+		for _, game := range []string{"casino-holdem", "live-casino-holdem", "double-holdem", ""} {
+			r := randomRound(rng, game)
+			dealt := dealOf(t, r)
+			r.Cards = dealt
+			addRound(r) // verified
+			bad := r
+			bad.Cards = slices.Clone(dealt)
+			bad.Cards[len(dealt)-1] = otherCard(dealt)
+			addRound(bad) // failed
+			free := r
+			free.Commitment = ""
+			addRound(free) // cannot check
+		}
+		short := randomRound(rng, "casino-holdem")
+		short.Cards = dealOf(t, short)[:3]
+		addRound(short) // partial
+		lines = append(lines, line{"not a round at all", "cannot-check"})
+		// A round as JSON, as the link carries it.
+		js := randomRound(rng, "live-casino-holdem")
+		js.Cards = dealOf(t, js)
+		raw, err := json.Marshal(js)
+		require.NoError(t, err)
+		lines = append(lines, line{string(raw), slug(pageround.Verify(js))})
+		// Round records of a simulated log, its header line included, one
+		// with a return the rules do not pay; each as verify --round says.
+		dir := t.TempDir()
+		_, stderr, code := runCLI("simulate", "--game", "casino-holdem", "--rounds", "4", "--out", dir, "--format", "jsonl", "--seed", "25")
+		require.Equal(t, exitOK, code, stderr)
+		log, err := os.ReadFile(filepath.Join(dir, "rounds", "part-00000.jsonl"))
+		require.NoError(t, err)
+		recs := strings.Split(strings.TrimSpace(string(log)), "\n")
+		require.Contains(t, recs[0], "schema_version")
+		recs = append(recs, strings.Replace(recs[1], `"ante_return":`, `"ante_return":1`, 1))
+		for i, rec := range recs {
+			if i == 0 {
+				lines = append(lines, line{rec, ""}) // skipped
+				continue
+			}
+			f := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+			require.NoError(t, os.WriteFile(f, []byte(rec), 0o644))
+			stdout, stderr, code := runCLI("verify", "--round", f, "--json")
+			require.Contains(t, []int{exitOK, exitVerified}, code, stderr)
+			var out struct {
+				Verdict string `json:"verdict"`
+				Unbound string `json:"unbound"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &out))
+			lines = append(lines, line{rec, slug(pageround.Verdict{Result: out.Verdict, Verdict: check.Verdict{Unbound: out.Unbound}})})
+		}
+		assert.Equal(t, "failed", lines[len(lines)-1].want, "the changed return fails verify --round")
+		var text []string
+		var want []string
+		counts := map[string]int{}
+		for i, l := range lines {
+			text = append(text, l.text)
+			if l.want != "" {
+				want = append(want, fmt.Sprintf("%d:%s", i+1, l.want))
+				counts[l.want]++
+			}
+		}
+		for _, k := range []string{"verified", "failed", "cannot-check", "partial"} {
+			require.NotZero(t, counts[k], k)
+		}
+		input := strings.Join(text, "\n") + "\n"
+
+		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Minute)
+		defer cancel()
+		b.takeRequests()
+		readRows := func() ([]string, string) {
+			require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-batch="done"] #batch-result`))))
+			rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#batch-rows tr')).map(tr => tr.getAttribute('data-line') + ':' + tr.getAttribute('data-result'))`))
+			require.NoError(t, err)
+			summary, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#batch-summary")))
+			require.NoError(t, err)
+			return rows, summary
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(b.fileURL),
+			chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`)),
+			chromedp.Click(chromedp.CSS("#batch-details summary"))))
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { document.getElementById('batch-input').value = %s; return true; })()`, jsString(input))))
+		require.NoError(t, err)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#batch-check"))))
+		rows, summary := readRows()
+		assert.Equal(t, want, rows, "each line's result")
+		n := len(want)
+		assert.Contains(t, summary, fmt.Sprintf("%d rounds: %d verified, %d failed, %d cannot be checked, %d partial.",
+			n, counts["verified"], counts["failed"], counts["cannot-check"], counts["partial"]))
+
+		// The same lines from a file.
+		file := filepath.Join(dir, "rounds.txt")
+		require.NoError(t, os.WriteFile(file, []byte(input), 0o644))
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.body.setAttribute('data-batch', ''); document.getElementById('batch-input').value = ''; return true; })()`))
+		require.NoError(t, err)
+		require.NoError(t, chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#batch-file"), []string{file})))
+		fromFile, _ := readRows()
+		assert.Equal(t, want, fromFile, "from a file")
+
+		// "Show" opens one round of the table alone.
+		failedRow := slices.IndexFunc(want, func(s string) bool { return strings.HasSuffix(s, ":failed") })
+		require.GreaterOrEqual(t, failedRow, 0)
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.body.setAttribute('data-state', 'ready'); return true; })()`))
+		require.NoError(t, err)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#batch-rows tr:nth-child(%d) button.open-round`, failedRow+1)))))
+		got := b.waitDone(ctx)
+		assert.Equal(t, "failed", got.Verdict, got.Text)
+		for _, p := range b.takeRequests() {
+			assert.True(t, strings.HasPrefix(p, "file://") || strings.HasPrefix(p, "about:") || strings.HasPrefix(p, "blob:") || strings.HasPrefix(p, "data:"),
+				"the batch loads nothing: %s", p)
+		}
+	})
+
 	for _, p := range b.takeProblems() {
 		t.Errorf("browser: %s", p)
 	}
-	_ = strconv.Itoa
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

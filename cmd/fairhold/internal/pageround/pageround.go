@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -264,21 +263,9 @@ func Verify(r Round) Verdict {
 // when it names none. It returns the JSON of `fairhold settle --json`, or
 // an error naming what is wrong.
 func SettleJSON(b []byte) (*settle.Result, error) {
-	var r round.Round
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te) && te.Field != "":
-			return nil, fmt.Errorf("round: %s: got a JSON %s, want %s", te.Field, te.Value, te.Type)
-		case errors.Is(err, io.EOF):
-			return nil, errors.New("round: empty; want one JSON round")
-		}
-		return nil, fmt.Errorf("round: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("round: trailing data after the round")
+	r, err := ParseRecord(b)
+	if err != nil {
+		return nil, err
 	}
 	name := r.Profile
 	if name == "" {
@@ -288,7 +275,7 @@ func SettleJSON(b []byte) (*settle.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return settle.Round(p, &r)
+	return settle.Round(p, r)
 }
 
 // FromRecord returns the page's round for a logged round (docs/log-format.md):
