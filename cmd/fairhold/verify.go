@@ -49,10 +49,9 @@ are given is run and reported:
                            "river: Qd claimed, Qc dealt"
   no-repeated-cards        stake-compat: no card was drawn twice
   payout                   --round: the returns the record logs (Double Hold'em:
-                           the stacks after the hand) are the rules' for the cards
-                           the seeds deal; a difference names the bet and both
-                           amounts, as in "box 1 ANTE: the rules pay EUR 32.00,
-                           the log says EUR 31.99"
+                           the stacks after the hand) are the rules'; a difference
+                           names the bet and both amounts, as in "box 1 ANTE: the
+                           rules pay EUR 32.00, the log says EUR 31.99"
 
 --round FILE takes the round from a round record instead of the flags: one
 JSON round of docs/log-format.md, as one line of a JSON Lines log or a
@@ -61,12 +60,14 @@ beacon and commitment (a hash chain's round, chain_index set: its chain
 anchor) are checked, its logged cards are the claimed cards (in dealing
 order, up to the first card it does not log), and it is settled under
 --profile (default: the profile it names, else its game's built-in one)
-with the cards the seeds deal, as "fairhold settle" settles it; the flags
-that describe a round cannot be given with it.
+as "fairhold settle" settles it, with the cards the seeds deal (the logged
+ones when the cards check fails: docs/fairness.md section 14.2); the flags
+that describe a round cannot be given with it. With --link it prints the
+round's link to the verifier page instead.
 
 When a check fails, "hint:" lines name the usual copying mistakes that
 explain it, before anyone speaks of cheating ("hints" in --json,
-docs/fairness.md section 14): the hashed server seed (the commitment)
+docs/fairness.md section 14.1): the hashed server seed (the commitment)
 given as the server seed, or the two swapped; a client seed with a stray
 space or line break; one seed split in two; the nonce off by one; the
 other scheme. A hint is "likely" when the input so corrected passes. When
@@ -91,8 +92,10 @@ The verdict is "verified", "partial" or "failed" ("verdict" in --json,
 docs/fairness.md section 19).
 
 Exit codes: 0 verified (or partial with --allow-partial, when a commitment
-or chain anchor binds the seed), 3 a check failed, a partial claim or a
-seed nothing binds, 2 malformed input (the message names the flag).`,
+or chain anchor binds the seed), 3 a check failed (the payout included), a
+partial claim or a seed nothing binds, 2 malformed input (the message names
+the flag, or the --round file and its field), 1 a --round file that cannot
+be read.`,
 		Example: `  # the commitment alone (nothing dealt): verified
   fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
@@ -100,7 +103,9 @@ seed nothing binds, 2 malformed input (the message names the flag).`,
   # the commitment and a game, but no --cards: partial (exit 0 with --allow-partial)
   fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
-    --client-seed player-seed-1 --nonce 1 --game casino-holdem --allow-partial`,
+    --client-seed player-seed-1 --nonce 1 --game casino-holdem --allow-partial
+  # a round record from the casino's history: its fairness and its payout
+  fairhold verify --round docs/examples/player-round.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runVerify(cmd, &v) },
 	}
