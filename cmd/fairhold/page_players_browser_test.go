@@ -229,6 +229,23 @@ func TestPagePlayersInChromium(t *testing.T) {
 		for _, badge := range got.Badges {
 			assert.Equal(t, "wins", badge)
 		}
+		// A record whose river is not the seeds': its payout is settled with
+		// the cards it logs, so the winners drawn on the deal are a
+		// showdown's, and the page says why.
+		rec, err := pageround.Decode(simulatedLinks(t, "casino-holdem", 1, b.httpURL)[0])
+		require.NoError(t, err)
+		river := rec.Cards[len(rec.Cards)-1]
+		other := otherCard(rec.Cards)
+		rec.Cards[len(rec.Cards)-1] = other
+		rec.Round = json.RawMessage(strings.Replace(string(rec.Round), `"`+river+`"]`, `"`+other+`"]`, 1))
+		got = b.open(b.httpURL, rec)
+		assert.Equal(t, "failed", got.Verdict, got.Text)
+		assert.Contains(t, got.Checks, "cards:false")
+		assert.Contains(t, got.Details[len(got.Details)-1], "(settled with the cards the record logs)")
+		assert.Contains(t, got.DealNote, "the round record is settled with the cards it logs, not these")
+		for _, badge := range got.Badges {
+			assert.Equal(t, "wins at a showdown", badge)
+		}
 	})
 
 	// 5. The usual copying mistakes are named as likely mistakes before

@@ -418,6 +418,9 @@
       else {
         res.settlement = out.settlement;
         res.paid = out.check;
+        // A record whose cards are not the seeds' is settled with the cards
+        // it logs: its winners are not those of the deal drawn.
+        res.settledLogged = (go.checks || []).some((c) => c.name === "cards" && !c.ok);
       }
     }
     if (d && vec.game) {
@@ -426,7 +429,7 @@
       } catch (e) {
         res.settleError = e.message;
       }
-      if (!res.settlement) {
+      if (!res.settlement || res.settledLogged) {
         try {
           res.ranking = settleWith(fh, recordFor({ game: vec.game, scheme: vec.scheme }, d, true));
         } catch (e) { /* the hands are shown without ranking */ }
@@ -579,7 +582,12 @@
           $("mismatches").append(el("li", { class: "mismatch", text: `${m.position}: ${m.shown} shown, ${m.dealt} dealt` }));
         }
       }
-      if (res.go.cards) drawDeal(res.go.cards, res.vec, res.settlement || res.ranking, res.js.mismatches || [], !res.settlement);
+      const ranked = res.settlement && !res.settledLogged ? res.settlement : res.ranking;
+      const showdown = ranked !== res.ranking ? ""
+        : res.settledLogged ? "the round record is settled with the cards it logs, not these"
+          : res.vec.game === "double-holdem" ? "no round record given, and the hand may have ended otherwise"
+            : "no bets given, and a box that folded did not play it out";
+      if (res.go.cards) drawDeal(res.go.cards, res.vec, ranked, res.js.mismatches || [], showdown);
       else $("deal").append(el("p", { text: "The cards cannot be dealt: the beacon did not verify." }));
       if (res.settlement) drawSettlement(res.settlement, res.money, res.currency);
       else if (res.settleError) {
@@ -625,9 +633,10 @@
 
   // drawDeal draws the cards the seeds deal, each hand with its category
   // and the winners; where the player was shown another card, that card
-  // is drawn beside the dealt one. showdown is true when no bets or record
-  // were given: the winners are then those of a showdown the page assumes
-  // (every box called; every seat checked to the river), and it says so.
+  // is drawn beside the dealt one. showdown, when not empty, says why the
+  // winners are those of a showdown the page assumes (every box called;
+  // every seat checked to the river): no bets or record were given, or the
+  // record was settled with other cards; the page says so.
   function drawDeal(d, v, s, mismatches, showdown) {
     const { win, names } = winners(s);
     const shownAt = new Map(mismatches.map((m) => [m.position, m.shown]));
@@ -664,8 +673,8 @@
     if (showdown && win.size) {
       $("deal-note").hidden = false;
       $("deal-note").textContent += (shownAt.size ? " " : "") + (v.game === "double-holdem"
-        ? "No round record given: \"wins at a showdown\" is who would win had every player checked to the river; the hand may have ended otherwise."
-        : "No bets given: \"wins at a showdown\" is who would win had every box called; a box that folded did not play it out.");
+        ? `"wins at a showdown" is who would win with these cards had every player checked to the river: ${showdown}.`
+        : `"wins at a showdown" is who would win with these cards had every box called: ${showdown}.`);
     }
   }
 
