@@ -156,6 +156,16 @@ type pageView struct {
 	Details     []string `json:"details"` // each check's detail
 	Settlement  string   `json:"settlement"`
 	Overflowing bool     `json:"overflowing"`
+	// Shown are the cards drawn beside a dealt one, "dealt<shown".
+	Shown []string `json:"shown"`
+	// Badges are the winners' badges; DealNote what the page says under
+	// the deal.
+	Badges   []string `json:"badges"`
+	DealNote string   `json:"dealNote"`
+	// Hints are the likely copying mistakes shown, "kind" ("kind!" when
+	// confirmed), and HintText their text.
+	Hints    []string `json:"hints"`
+	HintText string   `json:"hintText"`
 }
 
 const readViewJS = `(() => {
@@ -175,6 +185,11 @@ const readViewJS = `(() => {
 		details: q('#checks li .detail').map(l => l.textContent),
 		settlement: document.getElementById('settlement-box').hidden ? '' : document.getElementById('settlement').innerText,
 		overflowing: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+		shown: q('#deal .shown-card').map(c => c.closest('[role=listitem]').querySelector('[data-card]').getAttribute('data-card') + '<' + c.getAttribute('data-shown-card')),
+		badges: q('#deal .badge').map(b => b.textContent),
+		dealNote: document.getElementById('deal-note').hidden ? '' : document.getElementById('deal-note').textContent,
+		hints: q('#hints li').map(l => l.getAttribute('data-hint') + (l.getAttribute('data-confirmed') === 'true' ? '!' : '')),
+		hintText: document.getElementById('hints-box').hidden ? '' : document.getElementById('hints').innerText,
 	};
 })()`
 
@@ -192,6 +207,13 @@ func (b *pageBrowser) open(base string, r pageround.Round) pageView {
 	b.t.Helper()
 	link, err := pageround.Link(base, r)
 	require.NoError(b.t, err)
+	return b.openLink(link)
+}
+
+// openLink opens a link as it is (a round the page may never have made)
+// and reads the verdict.
+func (b *pageBrowser) openLink(link string) pageView {
+	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
 	// A fresh navigation: about:blank first, so that a link differing from
@@ -207,6 +229,13 @@ func (b *pageBrowser) fill(r pageround.Round) pageView {
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
 	set := func(id, val string) chromedp.Action[chromedp.Void] {
+		if val == "" {
+			// chromedp.SetValue cannot tell an empty value from a failure.
+			return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { document.getElementById(%q).value = ""; return true; })()`, id)))
+				return err
+			})
+		}
 		return chromedp.SetValue(chromedp.CSS("#"+id), val)
 	}
 	change := func(id string) chromedp.Action[chromedp.Void] {
@@ -520,13 +549,13 @@ func TestPageInChromium(t *testing.T) {
 		r.Bets = []pageround.Bet{{Box: 1, Ante: 100, Decision: "call", Paid: &wrong}}
 		got := b.fill(r)
 		assert.Equal(t, "failed", got.Verdict, got.Text)
-		assert.Contains(t, got.Checks, "settlement:false")
-		assert.Contains(t, got.Details, " settlement: box 1: paid EUR 1,234.56, the rules pay EUR 0.00")
+		assert.Contains(t, got.Checks, "payout:false")
+		assert.Contains(t, got.Details, " payout: box 1: paid EUR 1,234.56, the rules pay EUR 0.00")
 		right := int64(0) // the dealer's full house beats the player's three of a kind
 		r.Bets[0].Paid = &right
 		got = b.open(b.httpURL, r)
 		assert.Equal(t, "verified", got.Verdict, got.Text)
-		assert.Contains(t, got.Checks, "settlement:true")
+		assert.Contains(t, got.Checks, "payout:true")
 	})
 
 	// The amounts in the link's currency, with its decimals; a link without
@@ -791,7 +820,7 @@ func TestPageExplainInChromium(t *testing.T) {
 			got := b.open(b.httpURL, r)
 			name := fmt.Sprintf("%s round %d", game, i)
 			assert.Contains(t, []string{"verified", "partial"}, got.Verdict, "%s: %s", name, got.Text)
-			assert.Contains(t, got.Checks, "settlement:true", name)
+			assert.Contains(t, got.Checks, "payout:true", name)
 			assert.True(t, got.AgreeOK, name)
 			assert.NotEmpty(t, got.Settlement, name)
 			// The record's currency (the simulator's EUR) gives the units.
@@ -813,8 +842,8 @@ func TestPageExplainInChromium(t *testing.T) {
 				require.NoError(t, err)
 				bad := b.open(b.fileURL, r)
 				assert.Equal(t, "failed", bad.Verdict, "%s: %s", name, bad.Text)
-				assert.Contains(t, bad.Checks, "settlement:false", name)
-				assert.Contains(t, bad.Text, "settlement")
+				assert.Contains(t, bad.Checks, "payout:false", name)
+				assert.Contains(t, bad.Text, "payout")
 			}
 		}
 	}

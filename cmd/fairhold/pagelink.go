@@ -59,6 +59,24 @@ func verifyLink(cmd *cobra.Command) (done bool, err error) {
 		}
 		return ""
 	}
+	if f.Changed("round") {
+		// The link of a round record, as replay --explain makes it.
+		for _, name := range verifyRoundExcludes {
+			if f.Changed(name) {
+				return true, usageErrorf("--round and --%s: the round file gives the round; give one or the other", name)
+			}
+		}
+		name := str("round")
+		rec, err := readRoundRecord(cmd, name)
+		if err != nil {
+			return true, err
+		}
+		r, err := recordRound(name, rec)
+		if err != nil {
+			return true, err
+		}
+		return true, printPageLink(cmd, str("page-url"), r, rec.RoundID)
+	}
 	seeds, _ := f.GetStringArray("client-seed")
 	r := pageround.Round{
 		Scheme: str("scheme"), Game: str("game"), ServerSeed: str("server-seed"), ClientSeeds: seeds,

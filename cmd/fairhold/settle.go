@@ -90,7 +90,7 @@ from the rules', 2 usage or malformed round, 1 I/O error.`,
 			case err != nil:
 				return fmt.Errorf("round %s: %w", name, err)
 			}
-			diffs := loggedDiffs(out, &r)
+			diffs := settle.Diffs(out, &r)
 			if asJSON {
 				if err := writeResult(cmd.OutOrStdout(), verdictOf(len(diffs) == 0, verdictOK), settleOutput{out, diffs}); err != nil {
 					return err
@@ -197,51 +197,12 @@ func printSettlement(w io.Writer, o *settle.Result, r *round.Round) error {
 // logged amounts that differ from it.
 type settleOutput struct {
 	*settle.Result
-	Mismatches []settleDiff `json:"mismatches"`
-}
-
-// settleDiff is one logged amount that is not the rules'.
-type settleDiff struct {
-	Field  string `json:"field"` // "boxes[0].ante_return", "double.seats[2].stack_after"
-	Rules  int64  `json:"rules"`
-	Logged int64  `json:"logged"`
-}
-
-// loggedDiffs compares the round's logged returns (Casino Hold'em) or
-// stacks after (Double Hold'em) with the settlement o.
-func loggedDiffs(o *settle.Result, r *round.Round) []settleDiff {
-	out := []settleDiff{}
-	add := func(field string, rules, logged int64) {
-		if rules != logged {
-			out = append(out, settleDiff{field, rules, logged})
-		}
-	}
-	if o.Double != nil {
-		if r.Double == nil {
-			return out
-		}
-		for i, s := range r.Double.Seats {
-			if after, ok := o.Double.StackAfter[s.Seat]; ok {
-				add(fmt.Sprintf("double.seats[%d].stack_after", i), after, s.StackAfter)
-			}
-		}
-		return out
-	}
-	for i := range r.Boxes {
-		if i >= len(o.Boxes) {
-			break
-		}
-		b, res := &r.Boxes[i], &o.Boxes[i]
-		add(fmt.Sprintf("boxes[%d].ante_return", i), res.AnteReturn, b.AnteReturn)
-		add(fmt.Sprintf("boxes[%d].call_return", i), res.CallReturn, b.CallReturn)
-		add(fmt.Sprintf("boxes[%d].bonus_return", i), res.BonusReturn, b.BonusReturn)
-	}
-	return out
+	Mismatches []settle.Diff `json:"mismatches"`
 }
 
 // printDiffs prints the logged amounts that differ from the rules', or
 // that they agree.
-func printDiffs(w io.Writer, diffs []settleDiff) error {
+func printDiffs(w io.Writer, diffs []settle.Diff) error {
 	if len(diffs) == 0 {
 		_, err := fmt.Fprintln(w, "the logged returns are the rules'")
 		return err

@@ -26,6 +26,8 @@ type verifyFlags struct {
 	cards        string
 	allowPartial bool
 	asJSON       bool
+	roundFile    string
+	profile      string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -46,6 +48,31 @@ are given is run and reported:
                            a mismatch names the position and both cards, as in
                            "river: Qd claimed, Qc dealt"
   no-repeated-cards        stake-compat: no card was drawn twice
+  payout                   --round: the returns the record logs (Double Hold'em:
+                           the stacks after the hand) are the rules'; a difference
+                           names the bet and both amounts, as in "box 1 ANTE: the
+                           rules pay EUR 32.00, the log says EUR 31.99"
+
+--round FILE takes the round from a round record instead of the flags: one
+JSON round of docs/log-format.md, as one line of a JSON Lines log or a
+player's copy of the round ("-" reads standard input). Its seeds, nonce,
+beacon and commitment (a hash chain's round, chain_index set: its chain
+anchor) are checked, its logged cards are the claimed cards (in dealing
+order, up to the first card it does not log), and it is settled under
+--profile (default: the profile it names, else its game's built-in one)
+as "fairhold settle" settles it, with the cards the seeds deal (the logged
+ones when the cards check fails: docs/fairness.md section 14.2); the flags
+that describe a round cannot be given with it. With --link it prints the
+round's link to the verifier page instead.
+
+When a check fails, "hint:" lines name the usual copying mistakes that
+explain it, before anyone speaks of cheating ("hints" in --json,
+docs/fairness.md section 14.1): the hashed server seed (the commitment)
+given as the server seed, or the two swapped; a client seed with a stray
+space or line break; one seed split in two; the nonce off by one; the
+other scheme. A hint is "likely" when the input so corrected passes. When
+every card differs and no correction explains it, the hint lists those
+causes.
 
 --cards takes every notation of docs/cards.md ("As Kd", "as,kd", "AsKd10h",
 "A♠K♦"). When the round deals cards (--game, or --count), fewer cards than it
@@ -65,8 +92,10 @@ The verdict is "verified", "partial" or "failed" ("verdict" in --json,
 docs/fairness.md section 19).
 
 Exit codes: 0 verified (or partial with --allow-partial, when a commitment
-or chain anchor binds the seed), 3 a check failed, a partial claim or a
-seed nothing binds, 2 malformed input (the message names the flag).`,
+or chain anchor binds the seed), 3 a check failed (the payout included), a
+partial claim or a seed nothing binds, 2 malformed input (the message names
+the flag, or the --round file and its field), 1 a --round file that cannot
+be read.`,
 		Example: `  # the commitment alone (nothing dealt): verified
   fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
@@ -74,12 +103,21 @@ seed nothing binds, 2 malformed input (the message names the flag).`,
   # the commitment and a game, but no --cards: partial (exit 0 with --allow-partial)
   fairhold verify --server-seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
     --commitment 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd \
-    --client-seed player-seed-1 --nonce 1 --game casino-holdem --allow-partial`,
+    --client-seed player-seed-1 --nonce 1 --game casino-holdem --allow-partial
+  # a round record from the casino's history: its fairness and its payout
+  fairhold verify --round docs/examples/player-round.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runVerify(cmd, &v) },
 	}
 	v.round.register(cmd)
 	f := cmd.Flags()
+	// --server-seed and --nonce are required without --round only: a round
+	// file gives them (runVerify says when they are missing).
+	for _, name := range []string{"server-seed", "nonce"} {
+		_ = f.SetAnnotation(name, cobra.BashCompOneRequiredFlag, []string{"false"})
+	}
+	f.StringVar(&v.roundFile, "round", "", "a round record, one JSON round of docs/log-format.md (- for stdin): verify its fairness and its payout instead of the round's flags")
+	f.StringVar(&v.profile, "profile", "", "with --round: the rules profile to settle under, a built-in name or a JSON file (default: the round's profile, else its game's)")
 	f.StringVar(&v.commitment, "commitment", "", "the published commitment, 64 hex digits")
 	f.StringVar(&v.committedAt, "committed-at", "", "when the commitment was published (RFC 3339), to check that the beacon came later")
 	f.StringVar(&v.anchor, "chain-anchor", "", "the chain's anchor or the last verified link, 64 hex digits")
@@ -98,6 +136,21 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		return err
 	}
 	f := cmd.Flags()
+	if f.Changed("round") {
+		return runVerifyRound(cmd, v)
+	}
+	if f.Changed("profile") {
+		return usageErrorf("--profile is the rules profile of --round's record: give --round too")
+	}
+	var missing []string
+	for _, name := range []string{"nonce", "server-seed"} {
+		if !f.Changed(name) {
+			missing = append(missing, strconv.Quote(name))
+		}
+	}
+	if len(missing) > 0 {
+		return usageErrorf("required flag(s) %s not set (or give --round FILE)", strings.Join(missing, ", "))
+	}
 	if f.Changed("count") && v.round.count < 1 {
 		return usageErrorf("--count: %d cards, want at least 1", v.round.count)
 	}
@@ -164,15 +217,21 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	if out.Verdict == check.VerdictFailed {
-		out.Notes = append(out.Notes, seedHints(c.ClientSeeds)...)
-	}
+	return reportVerdict(cmd, v, out, out, "")
+}
+
+// reportVerdict prints out (with --json, result: out or a value that
+// holds it) and returns verify's exit: 3 for a failed check, a partial
+// claim without --allow-partial or a seed nothing binds. head, when not
+// empty, is a first line of the text.
+func reportVerdict(cmd *cobra.Command, v *verifyFlags, out check.Verdict, result any, head string) error {
 	if v.asJSON {
-		if err := writeResult(cmd.OutOrStdout(), verdictOf(out.Verified, verdictVerified), out); err != nil {
+		if err := writeResult(cmd.OutOrStdout(), verdictOf(out.Verified, verdictVerified), result); err != nil {
 			return err
 		}
 	} else {
 		var b strings.Builder
+		b.WriteString(head)
 		for _, ch := range out.Checks {
 			status := "ok  "
 			if !ch.OK {
@@ -182,6 +241,14 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 		}
 		for _, n := range out.Notes {
 			fmt.Fprintf(&b, "note: %s\n", n)
+		}
+		// The likely copying mistakes, before the verdict.
+		for _, h := range out.Hints {
+			likely := ""
+			if h.Confirmed {
+				likely = " (likely)"
+			}
+			fmt.Fprintf(&b, "hint%s: %s\n", likely, h.Text)
 		}
 		cardsPartial := len(out.UncheckedPositions) > 0
 		switch {
@@ -209,6 +276,8 @@ func runVerify(cmd *cobra.Command, v *verifyFlags) error {
 	case out.Verdict == check.VerdictPartial && out.Unbound != "":
 		// --allow-partial accepts fewer cards, never a seed nothing binds.
 		return &exitErr{code: exitVerified, err: errUnbound}
+	case out.Verdict == check.VerdictPartial && !v.allowPartial && v.roundFile != "":
+		return &exitErr{code: exitVerified, err: fmt.Errorf("partial: the record logs %d of the %d cards the round deals; --allow-partial accepts it", out.Claimed, out.Count)}
 	case out.Verdict == check.VerdictPartial && !v.allowPartial:
 		if out.Claimed == 0 {
 			return &exitErr{code: exitVerified, err: fmt.Errorf("partial claim: none of the %d cards the round deals (give --cards); --allow-partial accepts it", out.Count)}
@@ -243,17 +312,4 @@ func parseClaimedCards(s string, withReplacement bool) ([]uint8, error) {
 		out[i] = uint8(c)
 	}
 	return out, nil
-}
-
-// seedHints name the client seeds with white space at either end: a stray
-// space, invisible where the seed was copied from, deals another deck
-// (every card then differs).
-func seedHints(seeds []string) []string {
-	var out []string
-	for i, s := range seeds {
-		if t := strings.TrimSpace(s); t != s {
-			out = append(out, fmt.Sprintf("client seed %d (%q) has white space at its start or end, which is part of the seed and changes the deck: was it meant to be %q?", i+1, s, t))
-		}
-	}
-	return out
 }

@@ -70,6 +70,9 @@ type Verdict struct {
 	Cards *layout.Deal `json:"cards,omitempty"`
 	// Notes are the scheme's known weaknesses.
 	Notes []string `json:"notes,omitempty"`
+	// Hints are the likely copying mistakes that explain a failed check
+	// ([Hints]); absent unless the verdict is "failed".
+	Hints []Hint `json:"hints,omitempty"`
 }
 
 // names returns the canonical names of card indices.
@@ -97,6 +100,9 @@ func NewVerdict(c Claim, r Result) (Verdict, error) {
 	}
 	if s, err := scheme.Lookup(c.Scheme); err == nil {
 		v.Notes = s.Properties().Notes
+	}
+	if v.Verdict == VerdictFailed {
+		v.Hints = Hints(c, r)
 	}
 	if r.Dealt != nil && c.Count > 0 {
 		d, err := layout.NewDeal(c.Layout, c.Seats, names(r.Dealt))

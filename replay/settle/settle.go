@@ -8,6 +8,7 @@ package settle
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fairhold/fairhold/replay/casino"
 	"github.com/fairhold/fairhold/replay/double"
@@ -92,4 +93,65 @@ func Round(p *profile.Profile, r *round.Round) (*Result, error) {
 		return nil, fmt.Errorf("total return: %w", err)
 	}
 	return out, nil
+}
+
+// Diff is one amount a round record logs that is not the rules': a return
+// of one of a box's bets (Casino Hold'em) or a seat's stack after the hand
+// (Double Hold'em). The JSON of a member of `fairhold settle --json`'s
+// "mismatches".
+type Diff struct {
+	// Field is the record's field: "boxes[0].ante_return",
+	// "double.seats[2].stack_after" (the index in the record's list).
+	Field string `json:"field"`
+	// Bet names the amount in words: "box 1 ANTE", "box 2 CALL",
+	// "box 1 AA Bonus", "seat 3 stack after" (the box's or seat's number).
+	Bet string `json:"bet"`
+	// Rules is what the rules give, Logged what the record logs, in minor
+	// units.
+	Rules  int64 `json:"rules"`
+	Logged int64 `json:"logged"`
+}
+
+// Text says d in words, its amounts in units of currency ([money.Format]):
+// "box 1 ANTE: the rules pay EUR 32.00, the log says EUR 31.99".
+func (d Diff) Text(currency string) string {
+	verb := "pay"
+	if strings.HasSuffix(d.Bet, "stack after") {
+		verb = "give"
+	}
+	return fmt.Sprintf("%s: the rules %s %s, the log says %s", d.Bet, verb, money.Format(d.Rules, currency), money.Format(d.Logged, currency))
+}
+
+// Diffs compares the returns r logs (Casino Hold'em) or its seats' stacks
+// after the hand (Double Hold'em) with o, r's settlement, and returns
+// those that differ, in the record's order (ANTE, CALL, AA Bonus of each
+// box): an empty list, never nil, when every one is the rules'.
+func Diffs(o *Result, r *round.Round) []Diff {
+	out := []Diff{}
+	add := func(field, bet string, rules, logged int64) {
+		if rules != logged {
+			out = append(out, Diff{Field: field, Bet: bet, Rules: rules, Logged: logged})
+		}
+	}
+	if o.Double != nil {
+		if r.Double == nil {
+			return out
+		}
+		for i, s := range r.Double.Seats {
+			if after, ok := o.Double.StackAfter[s.Seat]; ok {
+				add(fmt.Sprintf("double.seats[%d].stack_after", i), fmt.Sprintf("seat %d stack after", s.Seat), after, s.StackAfter)
+			}
+		}
+		return out
+	}
+	for i := range r.Boxes {
+		if i >= len(o.Boxes) {
+			break
+		}
+		b, res := &r.Boxes[i], &o.Boxes[i]
+		add(fmt.Sprintf("boxes[%d].ante_return", i), fmt.Sprintf("box %d ANTE", b.Box), res.AnteReturn, b.AnteReturn)
+		add(fmt.Sprintf("boxes[%d].call_return", i), fmt.Sprintf("box %d CALL", b.Box), res.CallReturn, b.CallReturn)
+		add(fmt.Sprintf("boxes[%d].bonus_return", i), fmt.Sprintf("box %d AA Bonus", b.Box), res.BonusReturn, b.BonusReturn)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package settle
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/fairhold/fairhold/replay/profile"
@@ -55,4 +56,44 @@ func TestRoundUnsettled(t *testing.T) {
 	var ue *UnsettledError
 	require.True(t, errors.As(err, &ue), "%v", err)
 	assert.Equal(t, ue.Err.Error(), err.Error())
+}
+
+// Diffs names each logged amount that is not the rules', by its field and
+// its bet in words; none for a round logged as the rules pay.
+func TestDiffs(t *testing.T) {
+	r, p := vectorRound(t, "casino-bonus-pair-of-aces")
+	r.Currency = "EUR"
+	res, err := Round(p, r)
+	require.NoError(t, err)
+	// The round as the rules pay it: no diff.
+	for i, b := range res.Boxes {
+		r.Boxes[i].AnteReturn, r.Boxes[i].CallReturn, r.Boxes[i].BonusReturn = b.AnteReturn, b.CallReturn, b.BonusReturn
+	}
+	d := Diffs(res, r)
+	assert.NotNil(t, d)
+	assert.Empty(t, d)
+	r.Boxes[0].CallReturn++
+	r.Boxes[0].BonusReturn += 500
+	d = Diffs(res, r)
+	require.Len(t, d, 2)
+	assert.Equal(t, "boxes[0].call_return", d[0].Field)
+	assert.Equal(t, "box 1 CALL", d[0].Bet)
+	assert.Equal(t, d[0].Rules+1, d[0].Logged)
+	assert.Equal(t, "box 1 AA Bonus", d[1].Bet)
+	assert.Regexp(t, `^box 1 AA Bonus: the rules pay EUR [0-9,.]+, the log says EUR [0-9,.]+$`, d[1].Text(r.Currency))
+	assert.Contains(t, d[0].Text(""), "(minor units)", "no currency: minor units, said so")
+
+	r, p = vectorRound(t, "double-three-way-all-in-side-pot")
+	res, err = Round(p, r)
+	require.NoError(t, err)
+	for i, s := range r.Double.Seats {
+		r.Double.Seats[i].StackAfter = res.Double.StackAfter[s.Seat]
+	}
+	assert.Empty(t, Diffs(res, r))
+	r.Double.Seats[1].StackAfter--
+	d = Diffs(res, r)
+	require.Len(t, d, 1)
+	assert.Equal(t, "double.seats[1].stack_after", d[0].Field)
+	assert.Equal(t, fmt.Sprintf("seat %d stack after", r.Double.Seats[1].Seat), d[0].Bet)
+	assert.Contains(t, d[0].Text("JPY"), "the rules give JPY ")
 }

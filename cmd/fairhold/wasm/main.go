@@ -3,8 +3,10 @@
 // Command wasm is the WebAssembly half of the players' verifier page
 // (docs/verifier-page.md): it registers globalThis.fairhold with
 //
-//	verify(json) -> json                     the JSON of `fairhold verify --json` for a round
+//	verify(json) -> json                     the JSON of `fairhold verify --json` for a round (its "hints" included)
 //	settle(json) -> json                     the JSON of `fairhold settle --json` for a round record
+//	payout(record, verdict) -> json          a round record's settlement and payout check (`fairhold verify --round`)
+//	fromRecord(json) -> json                 the page's round of a round record (`fairhold replay --explain`)
 //	verifyBeacon(chain, round, sig, prev) -> bool   the drand round's BLS signature verifies
 //	formatMoney(amount, currency) -> string  an amount of minor units as money.Format writes it ("EUR 1,234.50")
 //	version                                  the build's version
@@ -52,6 +54,35 @@ func settle(in string) string {
 		return errorJSON(err)
 	}
 	b, err := json.Marshal(res)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return string(b)
+}
+
+func payout(rec, verdict string) string {
+	res, err := pageround.PayoutJSON([]byte(rec), []byte(verdict))
+	if err != nil {
+		return errorJSON(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return string(b)
+}
+
+func fromRecord(in string) string {
+	rec, err := pageround.ParseRecord([]byte(in))
+	if err != nil {
+		return errorJSON(err)
+	}
+	r, err := pageround.FromRecord(rec)
+	if err != nil {
+		return errorJSON(err)
+	}
+	r.V = pageround.Version
+	b, err := json.Marshal(r)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -132,6 +163,12 @@ func main() {
 		}),
 		"settle": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return settle(str(args, 0))
+		}),
+		"payout": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			return payout(str(args, 0), str(args, 1))
+		}),
+		"fromRecord": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			return fromRecord(str(args, 0))
 		}),
 		"formatMoney": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) < 1 {

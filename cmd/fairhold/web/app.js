@@ -40,13 +40,15 @@
 
   // cardEl draws one card: its rank and suit symbol for the eye, its name
   // in words for a screen reader.
-  function cardEl(name) {
+  // With shown, the card is the one the player was shown where the seeds
+  // deal another (drawn beside the dealt one, data-shown-card).
+  function cardEl(name, shown) {
     if (!name) return el("span", { class: "card blank" }, el("span", { class: "sr-only", text: "no card" }));
     const s = SUITS[name[1]];
     const rank = name[0] === "T" ? "10" : name[0];
-    return el("span", { class: `card suit-${name[1]}`, "data-card": name },
+    return el("span", { class: `card suit-${name[1]}${shown ? " shown-card" : ""}`, "data-card": shown ? null : name, "data-shown-card": shown ? name : null },
       el("span", { class: "face", "aria-hidden": "true" }, el("span", { class: "rank", text: rank }), el("span", { class: "pip", text: s ? s[1] : "?" })),
-      el("span", { class: "sr-only", text: cardWords(name) }));
+      el("span", { class: "sr-only", text: shown ? `you were shown the ${cardWords(name)} here` : cardWords(name) }));
   }
 
   // ---------------------------------------------------------------------
@@ -206,7 +208,14 @@
 
   function setValue(id, x) { if ($(id) && x !== undefined && x !== null) $(id).value = String(x); }
 
+  // fillForm puts a link's round in the form, and nothing else: the form
+  // is reset first, so that a second link opened in the same tab keeps
+  // none of the first round's fields (its commitment, chain, cards, bets).
   function fillForm(v) {
+    $("round").reset();
+    $("link-out").hidden = true;
+    $("more-seeds").open = false;
+    $("record-details").open = false;
     setValue("scheme", v.scheme);
     setValue("game", v.game || "");
     updateGameFields();
@@ -263,7 +272,7 @@
       "The cards you were shown are NOT the cards the seeds deal."],
     "no-repeated-cards": ["No card was dealt twice.",
       "A card was dealt twice (this scheme draws with replacement, unlike a real deck)."],
-    "settlement": ["What you were paid is what the rules pay.",
+    "payout": ["What you were paid is what the rules pay.",
       "What you were paid is NOT what the rules pay."],
   };
 
@@ -309,32 +318,11 @@
     return s.slice(i + 1).concat(s.slice(0, i + 1));
   }
 
-  // recordFor returns the round record to settle: the player's bets (or the
-  // pasted record) with the cards the seeds deal.
+  // recordFor returns the round record to settle: the player's bets with
+  // the cards the seeds deal (a round record is settled by the WebAssembly
+  // build's payout, in check).
   function recordFor(v, deal, rankingOnly) {
     const board = [...deal.flop, deal.turn, deal.river];
-    if (v.round) {
-      const r = typeof v.round === "string" ? JSON.parse(v.round) : JSON.parse(JSON.stringify(v.round));
-      r.game = r.game || v.game;
-      if (!r.profile) r.profile = r.game;
-      // As many board cards as the record logs (a fold, or a hand that ended early, logs fewer).
-      r.board = Array.isArray(r.board) && r.board.length < 5 ? board.slice(0, r.board.length) : board;
-      if (deal.dealer) r.dealer = deal.dealer;
-      // The boxes in play are dealt in box order: the k-th box in play
-      // gets the k-th hand.
-      const inPlay = (r.boxes || []).map((b) => b.box).sort((x, y) => x - y);
-      for (const b of r.boxes || []) {
-        const hand = deal.player ? deal.player : (deal.boxes || [])[inPlay.indexOf(b.box)];
-        if (hand) b.cards = hand;
-      }
-      if (r.double) {
-        for (const s of r.double.seats || []) {
-          const ds = (deal.seats || []).find((x) => x.seat === s.seat);
-          if (ds) s.cards = ds.cards;
-        }
-      }
-      return r;
-    }
     if (v.game === "double-holdem") return showdownRecord(v, deal, board);
     const boxes = [];
     const hands = deal.player ? [deal.player] : deal.boxes || [];
@@ -391,7 +379,9 @@
     let cardsError = null;
     if (typeof input.claimed_cards === "string") {
       try {
-        input.claimed_cards = deal.parseCards(input.claimed_cards);
+        // stake-compat draws with replacement: a claim may repeat a card
+        // (the no-repeated-cards check then says so).
+        input.claimed_cards = deal.parseCards(input.claimed_cards, { duplicates: input.scheme === "stake-compat" });
       } catch (e) {
         cardsError = e && e.message ? e.message : String(e);
       }
@@ -409,21 +399,37 @@
       "chain", "beacon", "used_nonces", "count", "claimed_cards"]) {
       if (input[k] !== undefined) vec[k] = input[k];
     }
-    if (vec.game && vec.count === undefined) vec.count = dealCount(vec);
+    if (vec.game && vec.count === undefined && dealCount(vec) !== undefined) vec.count = dealCount(vec);
     if (!vec.game && vec.count === undefined) vec.count = (vec.claimed_cards || []).length;
     const js = await deal.checkVector(vec, { verifyBeacon: (c, r, s, p) => fh.verifyBeacon(c, r, s, p) });
     const go = JSON.parse(fh.verify(JSON.stringify(vec)));
     const res = { input, vec, js, go, disagree: agreement(js, go) };
     if (go.verdict === "error" || js.verdict === "malformed") return res;
-    // Settle, when the deal is known and the game is one.
+    // Settle, when the deal is known and the game is one: a round record by
+    // the WebAssembly build's payout (`fairhold verify --round`'s check),
+    // the bets of the form with the cards the seeds deal.
     const d = go.cards;
+    if (input.round && vec.game) {
+      const rec = JSON.parse(JSON.stringify(input.round));
+      rec.game = rec.game || vec.game;
+      if (!rec.profile) rec.profile = rec.game;
+      const out = JSON.parse(fh.payout(JSON.stringify(rec), JSON.stringify(go)));
+      if (out.verdict === "error") res.settleError = out.error;
+      else {
+        res.settlement = out.settlement;
+        res.paid = out.check;
+        // A record whose cards are not the seeds' is settled with the cards
+        // it logs: its winners are not those of the deal drawn.
+        res.settledLogged = (go.checks || []).some((c) => c.name === "cards" && !c.ok);
+      }
+    }
     if (d && vec.game) {
       try {
-        if (input.round || input.bets) res.settlement = settleWith(fh, recordFor(input, d, false));
+        if (!input.round && input.bets) res.settlement = settleWith(fh, recordFor(input, d, false));
       } catch (e) {
         res.settleError = e.message;
       }
-      if (!res.settlement) {
+      if (!res.settlement || res.settledLogged) {
         try {
           res.ranking = settleWith(fh, recordFor({ game: vec.game, scheme: vec.scheme }, d, true));
         } catch (e) { /* the hands are shown without ranking */ }
@@ -435,47 +441,35 @@
       // money.Format: the one formatter of the toolkit.
       res.currency = (input.round && typeof input.round === "object" && input.round.currency) || input.currency || "";
       res.money = (n) => fh.formatMoney(typeof n === "number" ? n : String(n), res.currency) || String(n);
-      res.paid = paidCheck(input, res.settlement, res.money);
+      if (!input.round) res.paid = paidCheck(input, res.settlement, res.money);
     }
     return res;
   }
 
+  // dealCount is the number of cards a game deals, or undefined when the
+  // round does not say how many hands (Live Casino Hold'em without
+  // "hands": both implementations then name the missing field).
   function dealCount(v) {
     const h = v.game === "casino-holdem" ? 1 : v.game === "live-casino-holdem" ? v.hands : (v.seats || []).length;
+    if (!Number.isInteger(h)) return undefined;
     return v.game === "double-holdem" ? 3 * h + 5 : 2 * h + 7;
   }
 
-  // paidCheck compares what the player says they were paid (or what the
-  // record's operator fields say) with the settlement.
+  // paidCheck compares what the player says they were paid for each box
+  // (the form's "Paid back to you in total") with the settlement of the
+  // bets: the payout check of bets without a round record.
   function paidCheck(input, s, money) {
     const wrong = [];
     let any = false;
-    if (s.boxes) {
-      const recBoxes = input.round && input.round.boxes ? input.round.boxes : null;
-      for (const b of s.boxes) {
-        const want = b.ante_return + b.call_return + b.bonus_return;
-        let got;
-        if (recBoxes) {
-          const r = recBoxes.find((x) => x.box === b.box);
-          if (r && (r.ante_return !== undefined || r.call_return !== undefined)) got = (r.ante_return || 0) + (r.call_return || 0) + (r.bonus_return || 0);
-        } else {
-          const bet = (input.bets || []).find((x) => x.box === b.box);
-          if (bet && bet.paid !== undefined) got = bet.paid;
-        }
-        if (got === undefined) continue;
-        any = true;
-        if (got !== want) wrong.push(`box ${b.box}: paid ${money(got)}, the rules pay ${money(want)}`);
-      }
-    } else if (s.double && input.round && input.round.double) {
-      for (const seat of input.round.double.seats || []) {
-        if (seat.stack_after === undefined) continue;
-        any = true;
-        const want = s.double.stack_after[String(seat.seat)];
-        if (want !== seat.stack_after) wrong.push(`seat ${seat.seat}: stack after ${money(seat.stack_after)}, the rules give ${money(want)}`);
-      }
+    for (const b of s.boxes || []) {
+      const want = b.ante_return + b.call_return + b.bonus_return;
+      const bet = (input.bets || []).find((x) => x.box === b.box);
+      if (!bet || bet.paid === undefined) continue;
+      any = true;
+      if (bet.paid !== want) wrong.push(`box ${b.box}: paid ${money(bet.paid)}, the rules pay ${money(want)}`);
     }
     if (!any) return null;
-    return { name: "settlement", ok: wrong.length === 0, detail: wrong.length ? wrong.join("; ") : "every return equals the settlement" };
+    return { name: "payout", ok: wrong.length === 0, detail: wrong.length ? wrong.join("; ") : "every return equals the settlement" };
   }
 
   // ---------------------------------------------------------------------
@@ -495,66 +489,91 @@
 
   function handWords(h) { return h ? h.replace(/-/g, " ") : ""; }
 
+  // verdictOf sums a check up: kind (verified, partial, failed, error),
+  // the verdict's words, short words for a table of rounds (verified,
+  // failed, cannot check, partial), the failed checks and the likely
+  // copying mistakes (the WebAssembly build's hints, as `fairhold verify`
+  // gives them).
+  function verdictOf(res) {
+    if (res.error) return { kind: "error", short: "cannot check", text: `Cannot check: ${res.error}`, why: res.error, checks: [], hints: [] };
+    if (res.js.verdict === "malformed" || res.go.verdict === "error") {
+      const why = res.js.verdict === "malformed" ? `${res.js.field}: ${res.js.reason}` : res.go.error;
+      return { kind: "error", short: "cannot check", text: `Cannot check: the input is malformed (${why}).`, why, checks: [], hints: [] };
+    }
+    const checks = (res.go.checks || []).slice();
+    if (res.paid) checks.push(res.paid);
+    const failed = checks.filter((c) => !c.ok);
+    const hints = res.go.hints || [];
+    const claimed = (res.vec.claimed_cards || []).length;
+    const count = res.vec.count;
+    const out = { checks, hints };
+    if (failed.length) {
+      const names = failed.map((c) => c.name).join(", ");
+      const likely = hints.some((h) => h.confirmed);
+      // The usual copying mistakes come first: a failed check is not yet
+      // a cheating casino.
+      const mistake = likely
+        ? " This is most likely a copying mistake, not foul play: see the likely mistake below, and check the round again with it corrected."
+        : hints.length
+          ? " Before suspecting the casino, rule out the usual copying mistakes listed below."
+          : " This round does not check out.";
+      return { ...out, kind: "failed", short: "failed", text: `FAILED: ${names}.${mistake}`, why: failed.map((c) => `${c.name}: ${c.detail}`).join("; ") };
+    }
+    if (res.disagree) return { ...out, kind: "error", short: "cannot check", text: "Cannot tell: the two implementations disagree.", why: res.disagree };
+    if (res.go.unbound || res.js.unbound) {
+      // Nothing binds the server seed: cards that follow from it prove
+      // nothing (docs/verifier-page.md, section 3).
+      return { ...out, kind: "partial", short: "cannot check", why: "nothing binds the server seed (no commitment, no hash chain anchor)",
+        text: "Cannot check: nothing binds the server seed. The round gives no commitment and no hash chain anchor, "
+          + "so the casino could have chosen the seed after seeing yours, and the cards it deals prove nothing. "
+          + "Add the commitment the casino published before the round (or its hash chain's anchor)." };
+    }
+    if (claimed < count) {
+      return { ...out, kind: "partial", short: "partial", why: `${claimed} of the ${count} cards checked`,
+        text: claimed === 0
+          ? `Partial: every check passed, but you entered none of the ${count} cards, so the cards you were shown were not checked.`
+          : `Partial: every check passed, but you entered ${claimed} of the round's ${count} cards; the rest were not checked.` };
+    }
+    return { ...out, kind: "verified", short: "verified", why: "every check passed",
+      text: "Verified: every check passed, and the cards you were shown are the cards the seeds deal." };
+  }
+
   function showResult(res) {
     const box = $("result");
     box.hidden = false;
     const verdict = $("verdict");
     const agree = $("agree");
     $("checks").textContent = "";
+    $("hints").textContent = "";
+    $("hints-box").hidden = true;
     $("mismatches").textContent = "";
     $("mismatches-box").hidden = true;
     $("deal").textContent = "";
+    $("deal-note").textContent = "";
+    $("deal-note").hidden = true;
     $("settlement").textContent = "";
     $("settlement-box").hidden = true;
     $("notes").textContent = "";
     agree.textContent = "";
     agree.className = "agree";
-    let kind;
-    if (res.error) {
-      kind = "error";
-      verdict.textContent = `Cannot check: ${res.error}`;
-    } else if (res.js.verdict === "malformed" || res.go.verdict === "error") {
-      kind = "error";
-      const why = res.js.verdict === "malformed" ? `${res.js.field}: ${res.js.reason}` : res.go.error;
-      verdict.textContent = `Cannot check: the input is malformed (${why}).`;
-    } else {
-      const checks = res.go.checks.slice();
-      if (res.paid) checks.push(res.paid);
-      const failed = checks.filter((c) => !c.ok);
-      const claimed = (res.vec.claimed_cards || []).length;
-      const count = res.vec.count;
-      if (failed.length) {
-        kind = "failed";
-        verdict.textContent = `FAILED: ${failed.map((c) => c.name).join(", ")}. This round does not check out.`;
-      } else if (res.disagree) {
-        kind = "error";
-        verdict.textContent = "Cannot tell: the two implementations disagree.";
-      } else if (res.go.unbound || res.js.unbound) {
-        // Nothing binds the server seed: cards that follow from it prove
-        // nothing (docs/verifier-page.md, section 3).
-        kind = "partial";
-        verdict.textContent = "Cannot check: nothing binds the server seed. The round gives no commitment and no hash chain anchor, "
-          + "so the casino could have chosen the seed after seeing yours, and the cards it deals prove nothing. "
-          + "Add the commitment the casino published before the round (or its hash chain's anchor).";
-      } else if (claimed < count) {
-        kind = "partial";
-        verdict.textContent = claimed === 0
-          ? `Partial: every check passed, but you entered none of the ${count} cards, so the cards you were shown were not checked.`
-          : `Partial: every check passed, but you entered ${claimed} of the round's ${count} cards; the rest were not checked.`;
-      } else {
-        kind = "verified";
-        verdict.textContent = "Verified: every check passed, and the cards you were shown are the cards the seeds deal.";
+    const v = verdictOf(res);
+    verdict.textContent = v.text;
+    if (!res.error && res.js.verdict !== "malformed" && res.go.verdict !== "error") {
+      for (const h of v.hints) {
+        $("hints-box").hidden = false;
+        $("hints").append(el("li", { class: h.confirmed ? "hint-item likely" : "hint-item", "data-hint": h.kind, "data-confirmed": h.confirmed ? "true" : "false" },
+          el("strong", { text: h.confirmed ? "Likely mistake: " : "Usual mistakes: " }), h.text));
       }
-      for (const c of checks) {
+      for (const c of v.checks) {
         const words = CHECK_WORDS[c.name] || [c.name, c.name];
         // The JavaScript's detail names positions and cards in words.
         const jc = res.js.checks.find((x) => x.name === c.name);
-        if (jc && jc.detail) c.detail = jc.detail;
+        const detail = jc && jc.detail ? jc.detail : c.detail;
         const li = el("li", { class: c.ok ? "ok" : "fail", "data-check": c.name, "data-ok": c.ok ? "true" : "false" },
           el("span", { class: "mark", "aria-hidden": "true", text: c.ok ? "\u2714" : "\u2716" }),
           el("span", { class: "sr-only", text: c.ok ? "passed: " : "failed: " }),
           el("span", { class: "words", text: c.ok ? words[0] : words[1] }),
-          el("small", { class: "detail", text: ` ${c.name}: ${c.detail}` }));
+          el("small", { class: "detail", text: ` ${c.name}: ${detail}` }));
         $("checks").append(li);
       }
       if (res.js.mismatches && res.js.mismatches.length) {
@@ -563,7 +582,12 @@
           $("mismatches").append(el("li", { class: "mismatch", text: `${m.position}: ${m.shown} shown, ${m.dealt} dealt` }));
         }
       }
-      if (res.go.cards) drawDeal(res.go.cards, res.vec, res.settlement || res.ranking, res.js.mismatches || []);
+      const ranked = res.settlement && !res.settledLogged ? res.settlement : res.ranking;
+      const showdown = ranked !== res.ranking ? ""
+        : res.settledLogged ? "the round record is settled with the cards it logs, not these"
+          : res.vec.game === "double-holdem" ? "no round record given, and the hand may have ended otherwise"
+            : "no bets given, and a box that folded did not play it out";
+      if (res.go.cards) drawDeal(res.go.cards, res.vec, ranked, res.js.mismatches || [], showdown);
       else $("deal").append(el("p", { text: "The cards cannot be dealt: the beacon did not verify." }));
       if (res.settlement) drawSettlement(res.settlement, res.money, res.currency);
       else if (res.settleError) {
@@ -583,8 +607,8 @@
         agree.textContent = "Two independent implementations agree (JavaScript from the published spec, and fairhold's Go code as WebAssembly).";
       }
     }
-    verdict.className = `verdict ${kind}`;
-    box.setAttribute("data-verdict", kind);
+    verdict.className = `verdict ${v.kind}`;
+    box.setAttribute("data-verdict", v.kind);
     box.focus();
   }
 
@@ -607,19 +631,29 @@
     return { win, names };
   }
 
-  function drawDeal(d, v, s, mismatches) {
+  // drawDeal draws the cards the seeds deal, each hand with its category
+  // and the winners; where the player was shown another card, that card
+  // is drawn beside the dealt one. showdown, when not empty, says why the
+  // winners are those of a showdown the page assumes (every box called;
+  // every seat checked to the river): no bets or record were given, or the
+  // record was settled with other cards; the page says so.
+  function drawDeal(d, v, s, mismatches, showdown) {
     const { win, names } = winners(s);
-    const wrong = new Set(mismatches.map((m) => m.position));
+    const shownAt = new Map(mismatches.map((m) => [m.position, m.shown]));
+    const badge = showdown ? "wins at a showdown" : "wins";
     const hand = (key, title, cards, firstPos) => {
       const won = win.has(key);
       const row = el("div", { class: `hand${won ? " winner" : ""}`, "data-hand": key },
         el("h4", {}, title, names[key] ? el("span", { class: "hand-name", text: ` ${names[key]}` }) : null,
-          won ? el("span", { class: "badge", text: "wins" }) : null));
-      const list = el("div", { class: "cards", role: "list", "aria-label": `${title}${names[key] ? ", " + names[key] : ""}${won ? ", wins" : ""}` });
+          won ? el("span", { class: "badge", text: badge }) : null));
+      const list = el("div", { class: "cards", role: "list", "aria-label": `${title}${names[key] ? ", " + names[key] : ""}${won ? ", " + badge : ""}` });
       cards.forEach((c, i) => {
         const item = el("span", { role: "listitem" }, cardEl(c));
         const pos = firstPos !== null ? globalThis.fairholdDeal.positionName(v.game, { hands: v.hands, seats: seatsOf(v) }, firstPos + i) : null;
-        if (pos && wrong.has(pos)) item.classList.add("wrong");
+        if (pos && shownAt.has(pos)) {
+          item.classList.add("wrong");
+          item.append(el("span", { class: "shown", "data-position": pos }, el("span", { class: "shown-label", "aria-hidden": "true", text: "shown" }), cardEl(shownAt.get(pos), true)));
+        }
         list.append(item);
       });
       row.append(list);
@@ -632,6 +666,16 @@
     for (const st of d.seats || []) { hand(`seat-${st.seat}`, `Seat ${st.seat}`, st.cards, pos); pos += 3; }
     if (d.dealer) { hand("dealer", "Dealer", d.dealer, pos); pos += 2; }
     hand("board", "Board (flop, turn, river)", [...d.flop, d.turn, d.river], pos);
+    if (shownAt.size) {
+      $("deal-note").hidden = false;
+      $("deal-note").textContent = "Each card outlined is what the seeds deal; the card you were shown there is drawn beside it, marked \"shown\".";
+    }
+    if (showdown && win.size) {
+      $("deal-note").hidden = false;
+      $("deal-note").textContent += (shownAt.size ? " " : "") + (v.game === "double-holdem"
+        ? `"wins at a showdown" is who would win with these cards had every player checked to the river: ${showdown}.`
+        : `"wins at a showdown" is who would win with these cards had every box called: ${showdown}.`);
+    }
   }
 
   function drawSettlement(s, money, currency) {
@@ -667,17 +711,122 @@
   }
 
   // ---------------------------------------------------------------------
+  // Many rounds at once: one a line, a table of results.
+
+  const MAX_BATCH = 5000;
+
+  // roundOfLine reads one line: a link to the page (or its fragment), a
+  // round in JSON, or a round record (docs/log-format.md; the WebAssembly
+  // build's fromRecord makes its round, as `fairhold replay --explain`
+  // does). It returns {round, id}, {error, id}, or null for a line to skip
+  // (empty, or a JSON Lines log's header).
+  function roundOfLine(line, fh) {
+    const t = line.trim();
+    if (t === "") return null;
+    const at = t.indexOf("#r=");
+    const frag = at >= 0 ? t.slice(at + 3) : t.startsWith("r=") ? t.slice(2) : null;
+    if (frag !== null) {
+      try {
+        return { round: JSON.parse(b64urlDecode(frag)) };
+      } catch (e) {
+        return { error: `the link's round cannot be read: ${e.message}` };
+      }
+    }
+    if (!t.startsWith("{")) return { error: "not a link to this page, a round or a round record" };
+    let o;
+    try {
+      o = JSON.parse(t);
+    } catch (e) {
+      return { error: `not JSON: ${e.message}` };
+    }
+    if (Object.keys(o).length === 1 && o.schema_version !== undefined) return null;
+    if (o.round_id !== undefined && o.fairness !== undefined) {
+      const r = JSON.parse(fh.fromRecord(t));
+      if (r.verdict === "error") return { error: r.error, id: String(o.round_id) };
+      return { round: r, id: String(o.round_id) };
+    }
+    return { round: o };
+  }
+
+  function roundName(got) {
+    if (got.id) return got.id;
+    const r = got.round || {};
+    if (r.round && typeof r.round === "object" && r.round.round_id) return String(r.round.round_id);
+    return r.nonce !== undefined ? `nonce ${r.nonce}` : "";
+  }
+
+  // showRound shows one round of the table alone, as its link would.
+  function showRound(v) {
+    history.replaceState(null, "", `#r=${b64urlEncode(JSON.stringify(v))}`);
+    fillForm(v);
+    run(v);
+  }
+
+  async function runBatch(text) {
+    const rows = $("batch-rows");
+    rows.textContent = "";
+    $("batch-result").hidden = false;
+    document.body.setAttribute("data-batch", "checking");
+    const fh = await loadWasm();
+    const lines = text.split(/\r?\n/);
+    const counts = { verified: 0, failed: 0, "cannot check": 0, partial: 0 };
+    let n = 0;
+    let cut = false;
+    for (let i = 0; i < lines.length; i++) {
+      const got = roundOfLine(lines[i], fh);
+      if (!got) continue;
+      if (n === MAX_BATCH) { cut = true; break; }
+      n++;
+      $("batch-summary").textContent = `Checking round ${n}…`;
+      let v;
+      if (got.error) v = { kind: "error", short: "cannot check", why: got.error, hints: [] };
+      else {
+        let res;
+        try {
+          res = await check(got.round);
+        } catch (e) {
+          res = { error: e && e.message ? e.message : String(e) };
+        }
+        v = verdictOf(res);
+      }
+      counts[v.short]++;
+      const likely = v.hints.find((h) => h.confirmed);
+      const why = likely ? `Likely a copying mistake: ${likely.text}` : v.hints.length && v.kind === "failed" ? `${v.why}. ${v.hints[v.hints.length - 1].text}` : v.why;
+      const slug = v.short.replace(/ /g, "-");
+      const open = got.round ? el("button", { type: "button", class: "open-round", text: "Show" }) : null;
+      if (open) open.addEventListener("click", () => showRound(got.round));
+      rows.append(el("tr", { "data-result": slug, "data-line": i + 1 },
+        el("td", { text: String(i + 1) }), el("td", { text: roundName(got) }),
+        el("td", { class: `result-${slug}`, text: v.short === "failed" ? "FAILED" : v.short }),
+        el("td", { text: why }), el("td", {}, open)));
+    }
+    const parts = [`${counts.verified} verified`, `${counts.failed} failed`, `${counts["cannot check"]} cannot be checked`];
+    if (counts.partial) parts.push(`${counts.partial} partial`);
+    $("batch-summary").textContent = n === 0
+      ? "No rounds found: give one link, round or round record a line."
+      : `${n} round${n === 1 ? "" : "s"}: ${parts.join(", ")}.${cut ? ` Only the first ${MAX_BATCH} were checked.` : ""}`;
+    document.body.setAttribute("data-batch", "done");
+  }
+
+  // ---------------------------------------------------------------------
   // Wiring.
 
   async function run(v) {
     $("status").textContent = "Checking…";
+    document.body.setAttribute("data-state", "checking");
+    const message = (e) => (e && e.message ? e.message : String(e));
     let res;
     try {
       res = await check(v);
     } catch (e) {
-      res = { error: e && e.message ? e.message : String(e) };
+      res = { error: message(e) };
     }
-    showResult(res);
+    try {
+      showResult(res);
+    } catch (e) {
+      // Never left on "Checking…": a result the page cannot show is said.
+      showResult({ error: `the result cannot be shown (${message(e)}); please report it` });
+    }
     $("status").textContent = "";
     document.body.setAttribute("data-state", "done");
   }
@@ -703,7 +852,7 @@
     $("make-link").addEventListener("click", () => {
       const v = roundFromForm();
       if (typeof v.claimed_cards === "string" && globalThis.fairholdDeal) {
-        try { v.claimed_cards = globalThis.fairholdDeal.parseCards(v.claimed_cards); } catch (e) { /* kept as text */ }
+        try { v.claimed_cards = globalThis.fairholdDeal.parseCards(v.claimed_cards, { duplicates: v.scheme === "stake-compat" }); } catch (e) { /* kept as text */ }
       }
       if (typeof v.round === "string") { try { v.round = JSON.parse(v.round); } catch (e) { /* kept as text */ } }
       const link = location.href.split("#")[0] + "#r=" + b64urlEncode(JSON.stringify(v));
@@ -711,6 +860,15 @@
       $("link-out").hidden = false;
       $("link").focus();
       $("link").select();
+    });
+    $("batch-check").addEventListener("click", () => runBatch($("batch-input").value));
+    $("batch-file").addEventListener("change", () => {
+      const f = $("batch-file").files && $("batch-file").files[0];
+      if (!f) return;
+      f.text().then((text) => {
+        $("batch-input").value = text;
+        return runBatch(text);
+      }, (e) => { $("batch-result").hidden = false; $("batch-summary").textContent = `The file cannot be read: ${e.message}`; });
     });
     window.addEventListener("hashchange", () => {
       const v = fromFragment();

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -146,18 +145,23 @@ func Parse(b []byte) (Round, error) {
 // normalize fills in what the game implies: the number of hands of a
 // Casino Hold'em or Double Hold'em round and the number of cards a round
 // deals (without a game: the claimed cards').
+//
+// A link may leave "hands" out whether or not it gives "count": Casino
+// Hold'em has one box and Double Hold'em one hand a seat, as the
+// JavaScript implementation reads it. Live Casino Hold'em needs it ([Verify]
+// says so).
 func (r *Round) normalize() {
+	if r.Hands == 0 {
+		switch r.Game {
+		case layout.CasinoHoldem:
+			r.Hands = 1
+		case layout.DoubleHoldem:
+			r.Hands = len(r.Seats)
+		}
+	}
 	if r.Count == 0 && r.Game != "" {
-		hands := r.Hands
-		if r.Game == layout.CasinoHoldem && hands == 0 {
-			hands = 1
-		}
-		if r.Game == layout.DoubleHoldem && hands == 0 {
-			hands = len(r.Seats)
-		}
-		if l, err := layout.For(r.Game, hands); err == nil {
+		if l, err := layout.For(r.Game, r.Hands); err == nil {
 			r.Count = l.Count
-			r.Hands = hands
 		}
 	}
 	if r.Count == 0 && r.Game == "" {
@@ -224,6 +228,11 @@ type Verdict struct {
 // --json` prints for it.
 func Verify(r Round) Verdict {
 	r.normalize()
+	if r.Game == layout.LiveCasinoHoldem && r.Hands == 0 {
+		// The field the JavaScript implementation names, rather than the
+		// count a missing number of boxes leaves unknown.
+		return Verdict{Result: "error", Field: "game", Error: "game: live-casino-holdem needs hands, the boxes in play (1..6)"}
+	}
 	c, err := conformance.FairnessClaim(r.Vector())
 	var res check.Result
 	if err == nil {
@@ -241,6 +250,11 @@ func Verify(r Round) Verdict {
 		}
 		return v
 	}
+	if out.Checks == nil {
+		// A round with no check's inputs (the seeds alone) still has a
+		// list of checks: an empty one, never null.
+		out.Checks = []check.Item{}
+	}
 	return Verdict{Result: out.Verdict, Verdict: out}
 }
 
@@ -249,21 +263,9 @@ func Verify(r Round) Verdict {
 // when it names none. It returns the JSON of `fairhold settle --json`, or
 // an error naming what is wrong.
 func SettleJSON(b []byte) (*settle.Result, error) {
-	var r round.Round
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te) && te.Field != "":
-			return nil, fmt.Errorf("round: %s: got a JSON %s, want %s", te.Field, te.Value, te.Type)
-		case errors.Is(err, io.EOF):
-			return nil, errors.New("round: empty; want one JSON round")
-		}
-		return nil, fmt.Errorf("round: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("round: trailing data after the round")
+	r, err := ParseRecord(b)
+	if err != nil {
+		return nil, err
 	}
 	name := r.Profile
 	if name == "" {
@@ -273,7 +275,7 @@ func SettleJSON(b []byte) (*settle.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return settle.Round(p, &r)
+	return settle.Round(p, r)
 }
 
 // FromRecord returns the page's round for a logged round (docs/log-format.md):

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairhold/fairhold/fairness/layout"
 	"github.com/fairhold/fairhold/replay/round"
 )
 
@@ -130,3 +131,52 @@ func TestParseCurrency(t *testing.T) {
 		assert.ErrorContains(t, err, "round: currency", bad)
 	}
 }
+
+// A round leaves "hands" out, with or without "count": one box for Casino
+// Hold'em, one hand a seat for Double Hold'em, as deal.js reads it; Live
+// Casino Hold'em needs it, and the error names the field deal.js names.
+// The seeds alone give an empty list of checks, never null.
+func TestVerifyWithoutHands(t *testing.T) {
+	const seed64 = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+	for _, tc := range []struct{ round, verdict string }{
+		{`"game":"casino-holdem"`, "partial"},
+		{`"game":"casino-holdem","count":9`, "partial"},
+		{`"game":"double-holdem","seats":[2,5,9],"button":5`, "partial"},
+		{`"game":"double-holdem","seats":[2,5,9],"button":5,"count":14`, "partial"},
+		{`"game":"live-casino-holdem"`, "error"},
+		{`"game":"live-casino-holdem","count":9`, "error"},
+	} {
+		r, err := Parse([]byte(`{"scheme":"fairhold/v1",` + tc.round + `,"server_seed":"` + seed64 + `","client_seeds":["a","b","c"],"nonce":"7"}`))
+		require.NoError(t, err, tc.round)
+		v := Verify(r)
+		assert.Equal(t, tc.verdict, v.Result, "%s: %s", tc.round, v.Error)
+		if tc.verdict == "error" {
+			assert.Equal(t, "game", v.Field, tc.round)
+			continue
+		}
+		assert.NotNil(t, v.Checks, tc.round)
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), `"checks":[]`, tc.round)
+		require.NotNil(t, v.Cards, tc.round)
+	}
+}
+
+// WithDeal gives the k-th box in play the k-th hand, and the board as many
+// cards as the record logs; a nil deal keeps the record's cards.
+func TestWithDeal(t *testing.T) {
+	rec := &round.Round{Game: "live-casino-holdem",
+		Boxes:  []round.Box{{Box: 5, Cards: []string{"2c", "2d"}}, {Box: 2, Cards: []string{"3c", "3d"}}},
+		Dealer: []string{"4c", "4d"}, Board: []string{"5c", "5d", "5h"}}
+	deal := &layoutDeal
+	got := WithDeal(rec, deal)
+	assert.Equal(t, []string{"Kc", "Kd"}, got.Boxes[0].Cards, "box 5 is the second in play")
+	assert.Equal(t, []string{"As", "Ah"}, got.Boxes[1].Cards, "box 2 is the first in play")
+	assert.Equal(t, []string{"Qs", "Qh"}, got.Dealer)
+	assert.Equal(t, []string{"Js", "Jh", "Jd"}, got.Board, "three board cards logged: three given")
+	assert.Equal(t, []string{"2c", "2d"}, rec.Boxes[0].Cards, "the record is not changed")
+	assert.Equal(t, rec.Boxes, WithDeal(rec, nil).Boxes)
+}
+
+var layoutDeal = layout.Deal{Boxes: [][]string{{"As", "Ah"}, {"Kc", "Kd"}}, Dealer: []string{"Qs", "Qh"},
+	Flop: []string{"Js", "Jh", "Jd"}, Turn: "Tc", River: "9c"}
