@@ -92,11 +92,8 @@ type BindingBound struct {
 	Time, TableID, Game string
 	Dup                 bool // the round's id was seen before: not compared
 	// The exit: the wallet of the player's last round in the segment with
-	// one, and where that round is.
-	Exit     string
-	PrevFile string
-	PrevRow  int64
-	PrevOK   bool
+	// one.
+	Exit string
 	// The player's rounds in the segment, and the rotations of their own
 	// client seed the segment's Ledger saw (one whose previous client
 	// seed is in an earlier segment is the merge's to count).
@@ -104,16 +101,17 @@ type BindingBound struct {
 }
 
 // WalletChangedFinding returns the WALLET_CHANGED of binding b's entry,
-// whose player's last round in the segments before was with wallet exit,
-// at prevFile row prevRow; ok is false when the wallet is the same.
-func WalletChangedFinding(b *BindingBound, exit, prevFile string, prevRow int64, prevOK bool) (f finding.Finding, ok bool) {
+// whose player's last round with a wallet in the segments before was with
+// wallet exit; ok is false when the wallet is the same (or either is
+// none).
+func WalletChangedFinding(b *BindingBound, exit string) (f finding.Finding, ok bool) {
 	if b.Dup || b.Wallet == exit || b.Wallet == "" || exit == "" {
 		return f, false
 	}
 	f = finding.Finding{
 		Code: finding.WalletChanged, Severity: finding.SeverityOf(finding.WalletChanged), RoundID: b.RoundID,
 		File: b.File, Row: b.Row, Field: b.Field,
-		Expected: "the player's wallet, as in " + previousText(prevFile, prevRow, prevOK),
+		Expected: walletChangedExpected,
 		Actual:   strconv.Quote(b.Wallet), PlayerID: b.Player, Currency: b.Currency,
 	}
 	f.SetRound(b.Time, b.TableID, b.Game, b.Currency)
@@ -389,12 +387,8 @@ func (l *Ledger) Bounds() *SegmentBounds {
 	out := &SegmentBounds{Wallets: b.wallets, Bindings: b.binds, Starts: b.starts, Clients: b.clients}
 	for i := range out.Bindings {
 		x := &out.Bindings[i]
-		ps := &l.pstats[l.pstat[b.bindFPs[i]]]
-		x.Rounds, x.Rotated = ps.rounds, ps.rotated
-		if ps.bound {
-			x.PrevFile, x.PrevRow, x.PrevOK = l.places.where(ps.walletOrd)
-			x.PrevFile = strings.Clone(x.PrevFile)
-		}
+		ps := l.pstat[b.bindFPs[i]]
+		x.Rounds, x.Rotated = int64(ps.rounds), int64(ps.rotated)
 	}
 	for i := range out.Wallets {
 		w := &out.Wallets[i]

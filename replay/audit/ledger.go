@@ -163,7 +163,12 @@ func fingerprint(s string) uint64 { return maphash.String(fpSeed, s) }
 // "p1" is not the player "p1" (the fingerprints of the two name spaces
 // differ by a constant, so a wallet and a player collide only as two
 // random keys do).
-func walletFingerprint(id string) uint64 { return maphash.String(fpSeed, id) ^ walletSpace }
+func walletFingerprint(id string) uint64 {
+	if h := maphash.String(fpSeed, id) ^ walletSpace; h != 0 {
+		return h
+	}
+	return 1 // 0 means no wallet (playerState)
+}
 
 // walletSpace tells wallet fingerprints from player fingerprints.
 const walletSpace = 0x9e3779b97f4a7c15
@@ -198,11 +203,10 @@ type Ledger struct {
 	seedIDs    []byte                   // the round ids of seedState.first and chainState.first
 	chains     map[[32]byte]*chainState // by anchor (commitment)
 	players    playerTable              // balances by chain key (playerBalance.key): wallet, or player
-	pstat      map[uint64]int32         // by player fingerprint: the player's state in pstats
-	pstats     []playerState
-	rotNames   map[uint64]string // the ids of the players with a rotation, by fingerprint
-	places     places            // where the rounds observed are, by ordinal
-	declared   declState         // what tables, seed sessions and wallets declared (declared.go)
+	pstat      map[uint64]playerState   // by player fingerprint
+	rotNames   map[uint64]string        // the ids of the players with a rotation, by fingerprint
+	places     places                   // where the rounds observed are, by ordinal
+	declared   declState                // what tables, seed sessions and wallets declared (declared.go)
 
 	tableSeqs tableSeqs // each table's round numbering (sequence.go)
 
@@ -253,7 +257,7 @@ func NewLedger() *Ledger {
 		hist:     map[uint64][]byte{},
 		chains:   map[[32]byte]*chainState{},
 		players:  newPlayerTable(),
-		pstat:    map[uint64]int32{},
+		pstat:    map[uint64]playerState{},
 	}
 }
 
@@ -304,11 +308,11 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 				}
 			}
 			l.players.set(p.key, lastBalance{p.after, ord})
+			ps := l.player(t, p)
 			if p.wallet != "" {
-				l.observeBinding(t, p, ord, true, nil)
-			} else {
-				l.playerState(t, p)
+				l.observeBinding(t, p, &ps, true, nil)
 			}
+			l.pstat[p.id] = ps
 		}
 		l.moveOnSeqs(t)
 		return out
@@ -333,13 +337,12 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		var ps *playerState
+		ps := l.player(t, p)
 		if p.wallet != "" {
-			ps, out = l.observeBinding(t, p, ord, false, out)
-		} else {
-			ps = l.playerState(t, p)
+			out = l.observeBinding(t, p, &ps, false, out)
 		}
-		ps.rounds++
+		l.countRound(&ps)
+		l.pstat[p.id] = ps
 		last, ok := l.players.get(p.key)
 		if !ok && l.bounds != nil {
 			l.bounds.firstTouch(t, p, false)
@@ -355,52 +358,61 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	return out
 }
 
-// playerState is what the Ledger keeps per player id: the wallet the
-// player plays from (the chain key of its last round with wallet ids, and
-// that round's ordinal), and the player's rounds and rotations (rounds
-// where the player's own client seed changed under a logged rotation).
+// playerState is what the Ledger keeps per player id, in one 16-byte
+// map value (a table churning players keeps millions): the wallet the
+// player plays from (the chain key of their last round with wallet ids;
+// 0 for none: no wallet's key is 0), and the player's rounds and
+// rotations (rounds where their own client seed changed under a logged
+// rotation), saturating at 2^32 - 1.
 type playerState struct {
-	wallet, walletOrd uint64
-	bound             bool // a round of the player named its wallet
-	rounds, rotated   int64
+	wallet          uint64
+	rounds, rotated uint32
 }
 
-// playerState returns the state of p's player, made on the player's first
-// round (a shard segment's Ledger then records the player's entry). The
-// pointer is valid until the next call.
-func (l *Ledger) playerState(t *Trace, p *playerBalance) *playerState {
-	if i, ok := l.pstat[p.id]; ok {
-		return &l.pstats[i]
-	}
-	l.pstat[p.id] = int32(len(l.pstats))
-	l.pstats = append(l.pstats, playerState{})
-	if l.bounds != nil {
+// player returns the state of p's player, and records the player's entry
+// on their first round when a shard segment's Ledger tracks boundaries.
+// Write it back with setPlayer.
+func (l *Ledger) player(t *Trace, p *playerBalance) playerState {
+	ps, ok := l.pstat[p.id]
+	if !ok && l.bounds != nil {
 		l.bounds.firstPlayer(p)
 	}
-	return &l.pstats[len(l.pstats)-1]
+	return ps
+}
+
+// countRound counts a round of player p: its state after.
+func (l *Ledger) countRound(ps *playerState) {
+	if ps.rounds < math.MaxUint32 {
+		ps.rounds++
+	}
 }
 
 // observeBinding checks that player p plays from the wallet of their
 // earlier rounds (WALLET_CHANGED): a player id is one account's, whatever
 // the number of its sessions; a player moved to a fresh wallet would
 // leave the old wallet's money behind unseen. dup: t's round id was seen
-// before, so only the state moves on. It returns the player's state.
-func (l *Ledger) observeBinding(t *Trace, p *playerBalance, ord uint64, dup bool, out []finding.Finding) (*playerState, []finding.Finding) {
-	ps := l.playerState(t, p)
-	if ps.bound && ps.wallet != p.key && !dup {
-		out = append(out, t.finding(finding.WalletChanged, walletField(t, p), "the player's wallet, as in "+l.previous(lastBalance{ord: ps.walletOrd}),
-			strconv.Quote(p.wallet), "", p))
+// before, so only the state moves on.
+func (l *Ledger) observeBinding(t *Trace, p *playerBalance, ps *playerState, dup bool, out []finding.Finding) []finding.Finding {
+	if ps.wallet != 0 && ps.wallet != p.key && !dup {
+		out = append(out, t.finding(finding.WalletChanged, walletField(t, p), walletChangedExpected, strconv.Quote(p.wallet), "", p))
 	}
-	ps.wallet, ps.walletOrd, ps.bound = p.key, ord, true
+	ps.wallet = p.key
 	if l.bounds != nil {
 		l.bounds.walletRound(t, p, dup)
 	}
-	return ps, out
+	return out
 }
+
+// walletChangedExpected is a WALLET_CHANGED's expected value.
+const walletChangedExpected = "the wallet of the player's earlier rounds"
 
 // rotation counts a rotation of player p's own client seed.
 func (l *Ledger) rotation(t *Trace, p *playerBalance) {
-	l.playerState(t, p).rotated++
+	ps := l.player(t, p)
+	if ps.rotated < math.MaxUint32 {
+		ps.rotated++
+	}
+	l.pstat[p.id] = ps
 	if _, ok := l.rotNames[p.id]; !ok {
 		if l.rotNames == nil {
 			l.rotNames = map[uint64]string{}
@@ -415,8 +427,8 @@ func (l *Ledger) rotation(t *Trace, p *playerBalance) {
 func (l *Ledger) PlayerRotations() []PlayerCount {
 	out := make([]PlayerCount, 0, len(l.rotNames))
 	for fp, name := range l.rotNames {
-		ps := &l.pstats[l.pstat[fp]]
-		out = append(out, PlayerCount{Player: name, Rounds: ps.rounds, Rotated: ps.rotated})
+		ps := l.pstat[fp]
+		out = append(out, PlayerCount{Player: name, Rounds: int64(ps.rounds), Rotated: int64(ps.rotated)})
 	}
 	slices.SortFunc(out, func(a, b PlayerCount) int { return strings.Compare(a.Player, b.Player) })
 	return out

@@ -45,7 +45,7 @@ var catalogue = []Info{
 	{ReturnMismatch, Critical, "A return differs from the re-settlement for a reason none of the specific codes explains.", "boxes[0].call_return", "0", "200"},
 	{BalanceMismatch, Critical, "Balance before minus stakes plus returns is not the balance after.", "boxes[0].balance_after", "10300", "10299"},
 	{BalanceGap, Major, "A wallet's balance before a round is not its balance after its previous round (an unexplained gap), whatever player id played it: the balance chains by wallet when the round names wallets (wallet_ids), or else by player id.", "boxes[0].balance_before", "10300", "10000"},
-	{WalletChanged, Critical, "A player id played from a second wallet: a player id is one account's, so its wallet is that of its first round with a wallet id. A player moved to a fresh wallet leaves the old wallet's balance behind, where no later round compares it.", "wallet_ids[0]", "the player's wallet, as in the player's round at a.parquet row 16", "\"w-2\""},
+	{WalletChanged, Critical, "A player id played from a second wallet: a player id is one account's, so its wallet is that of its first round with a wallet id. A player moved to a fresh wallet leaves the old wallet's balance behind, where no later round compares it.", "wallet_ids[0]", "the wallet of the player's earlier rounds", "\"w-2\""},
 	{RoundDuplicate, Major, "The same round id appears more than once.", "round_id", "unique", "also at a.parquet row 17"},
 	{RoundOrder, Minor, "A table's rounds are not in time order in the log.", "time", "at or after 2026-11-29T10:15:03Z", "2026-11-29T10:14:00Z"},
 	{ProfileMismatch, Major, "The round names a rules profile (or profile hash) other than the one the audit declares.", "profile_hash", "9c1e… (casino-holdem)", "0b7d…"},

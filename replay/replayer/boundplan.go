@@ -24,11 +24,9 @@ type boundaryPlan struct {
 }
 
 // gPlayer is a player's state after the segments walked: the wallet of
-// their last round with one and where it is, and their counts.
+// their last round with one, and their counts.
 type gPlayer struct {
-	exit, prevFile  string
-	prevRow         int64
-	prevOK          bool
+	exit            string
 	rounds, rotated int64
 }
 
@@ -338,14 +336,14 @@ func planBoundary(bs []*shardBounds) *boundaryPlan {
 		for i := range b.Bindings {
 			x := &b.Bindings[i]
 			g := player(x.Player)
-			if f, changed := audit.WalletChangedFinding(x, g.exit, g.prevFile, g.prevRow, g.prevOK); changed {
+			if f, changed := audit.WalletChangedFinding(x, g.exit); changed {
 				if p.add[sr.shard] == nil {
 					p.add[sr.shard] = map[int64][]finding.Finding{}
 				}
 				p.add[sr.shard][x.Tag] = append(p.add[sr.shard][x.Tag], f)
 			}
 			if x.Exit != "" {
-				g.exit, g.prevFile, g.prevRow, g.prevOK = x.Exit, x.PrevFile, x.PrevRow, x.PrevOK
+				g.exit = x.Exit
 			}
 			g.rounds += x.Rounds
 			g.rotated += x.Rotated

@@ -257,10 +257,8 @@ func (sb *shardBounds) encode() []byte {
 			w.text(x.Time)
 			w.text(x.TableID)
 			w.text(x.Game)
-			w.flags(x.Dup, x.PrevOK, false)
+			w.flags(x.Dup, false, false)
 			w.text(x.Exit)
-			w.text(x.PrevFile)
-			w.sv(x.PrevRow)
 			w.sv(x.Rounds)
 			w.sv(x.Rotated)
 		}
@@ -427,9 +425,8 @@ func decodeBounds(buf []byte) (*shardBounds, error) {
 			x.Field, x.Currency = r.str(), r.str()
 			x.Time, x.TableID, x.Game = r.str(), r.str(), r.str()
 			f := r.flags()
-			x.Dup, x.PrevOK = f[0], f[1]
-			x.Exit, x.PrevFile = r.str(), r.str()
-			x.PrevRow = r.Sv()
+			x.Dup = f[0]
+			x.Exit = r.str()
 			x.Rounds, x.Rotated = r.Sv(), r.Sv()
 			b.Bindings = append(b.Bindings, x)
 			if r.Err() != nil {
