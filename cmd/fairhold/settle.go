@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"text/tabwriter"
 
@@ -39,15 +38,7 @@ from the rules', 2 usage or malformed round, 1 I/O error.`,
   fairhold settle --profile my-table.json round.json --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			var b []byte
-			var err error
-			if name == "-" {
-				name = "stdin"
-				b, err = io.ReadAll(cmd.InOrStdin())
-			} else {
-				b, err = os.ReadFile(name)
-			}
+			b, name, err := readFileOrStdin(cmd, args[0])
 			if err != nil {
 				return usageError(err)
 			}

@@ -40,14 +40,7 @@ type roundVerdict struct {
 // readRoundRecord reads --round's record: one JSON round, from a file or
 // ("-") standard input.
 func readRoundRecord(cmd *cobra.Command, name string) (*round.Round, error) {
-	var b []byte
-	var err error
-	if name == "-" {
-		name = "stdin"
-		b, err = io.ReadAll(cmd.InOrStdin())
-	} else {
-		b, err = os.ReadFile(name)
-	}
+	b, name, err := readFileOrStdin(cmd, name)
 	if err != nil {
 		return nil, err // an error of the environment: exit 1
 	}
@@ -132,4 +125,15 @@ func runVerifyRound(cmd *cobra.Command, v *verifyFlags) error {
 	}
 	head := fmt.Sprintf("round %s  game %s  profile %s\n", rec.RoundID, rec.Game, p.Name)
 	return reportVerdict(cmd, v, out, roundVerdict{RoundID: rec.RoundID, Verdict: out, Settlement: pay.Settlement, PayoutMismatches: pay.Mismatches}, head)
+}
+
+// readFileOrStdin reads the file name, or standard input for "-", and
+// returns its bytes and the name to give in messages ("stdin" for "-").
+func readFileOrStdin(cmd *cobra.Command, name string) ([]byte, string, error) {
+	if name == "-" {
+		b, err := io.ReadAll(cmd.InOrStdin())
+		return b, "stdin", err
+	}
+	b, err := os.ReadFile(name)
+	return b, name, err
 }
