@@ -374,7 +374,7 @@ func (b *boundsState) walletRound(t *Trace, p *playerBalance, dup bool) {
 	x := &b.binds[b.bindIdx[p.id]]
 	if x.Wallet == "" {
 		x.Wallet, x.Tag, x.RoundID, x.File, x.Row = p.wallet, b.tag, strings.Clone(t.RoundID), t.Src.File, t.Src.Row
-		x.Field, x.Currency, x.Dup = walletField(t, p), t.currency, dup
+		x.Field, x.Currency, x.Dup = walletField(p), t.currency, dup
 		x.Time, x.TableID, x.Game = t.timeText(), t.tableID, t.game
 	}
 	x.Exit = p.wallet

@@ -308,7 +308,7 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 				}
 			}
 			l.players.set(p.key, lastBalance{p.after, ord})
-			ps := l.player(t, p)
+			ps := l.player(p)
 			if p.wallet != "" {
 				l.observeBinding(t, p, &ps, true, nil)
 			}
@@ -337,11 +337,11 @@ func (l *Ledger) Observe(t *Trace, out []finding.Finding) []finding.Finding {
 	}
 	for i := range t.np {
 		p := t.playerAt(i)
-		ps := l.player(t, p)
+		ps := l.player(p)
 		if p.wallet != "" {
 			out = l.observeBinding(t, p, &ps, false, out)
 		}
-		l.countRound(&ps)
+		ps.countRound()
 		l.pstat[p.id] = ps
 		last, ok := l.players.get(p.key)
 		if !ok && l.bounds != nil {
@@ -372,7 +372,7 @@ type playerState struct {
 // player returns the state of p's player, and records the player's entry
 // on their first round when a shard segment's Ledger tracks boundaries.
 // Write it back with setPlayer.
-func (l *Ledger) player(t *Trace, p *playerBalance) playerState {
+func (l *Ledger) player(p *playerBalance) playerState {
 	ps, ok := l.pstat[p.id]
 	if !ok && l.bounds != nil {
 		l.bounds.firstPlayer(p)
@@ -380,8 +380,8 @@ func (l *Ledger) player(t *Trace, p *playerBalance) playerState {
 	return ps
 }
 
-// countRound counts a round of player p: its state after.
-func (l *Ledger) countRound(ps *playerState) {
+// countRound counts a round of the player.
+func (ps *playerState) countRound() {
 	if ps.rounds < math.MaxUint32 {
 		ps.rounds++
 	}
@@ -394,7 +394,7 @@ func (l *Ledger) countRound(ps *playerState) {
 // before, so only the state moves on.
 func (l *Ledger) observeBinding(t *Trace, p *playerBalance, ps *playerState, dup bool, out []finding.Finding) []finding.Finding {
 	if ps.wallet != 0 && ps.wallet != p.key && !dup {
-		out = append(out, t.finding(finding.WalletChanged, walletField(t, p), walletChangedExpected, strconv.Quote(p.wallet), "", p))
+		out = append(out, t.finding(finding.WalletChanged, walletField(p), walletChangedExpected, strconv.Quote(p.wallet), "", p))
 	}
 	ps.wallet = p.key
 	if l.bounds != nil {
@@ -408,7 +408,7 @@ const walletChangedExpected = "the wallet of the player's earlier rounds"
 
 // rotation counts a rotation of player p's own client seed.
 func (l *Ledger) rotation(t *Trace, p *playerBalance) {
-	ps := l.player(t, p)
+	ps := l.player(p)
 	if ps.rotated < math.MaxUint32 {
 		ps.rotated++
 	}
@@ -442,7 +442,7 @@ type PlayerCount struct {
 
 // walletField is the field of p's wallet id: wallet_ids[k], k its box or
 // seat index.
-func walletField(t *Trace, p *playerBalance) string {
+func walletField(p *playerBalance) string {
 	return "wallet_ids[" + strconv.Itoa(int(p.slot)) + "]"
 }
 
