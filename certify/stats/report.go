@@ -255,8 +255,8 @@ func holm(ts []Test, alpha float64) {
 	}
 }
 
-// Exact combinatorics of the dealt outcomes (../shared/reference/README.md
-// §1): 5-card hands winning the AA Bonus, and 7-card hands by category.
+// Exact combinatorics of the dealt outcomes (the published hand counts,
+// docs/math.md): 5-card hands winning the AA Bonus, and 7-card hands by category.
 const (
 	aaBonusQualifying = 282660
 	fiveCardHands     = 2598960

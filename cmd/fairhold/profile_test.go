@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,7 @@ func TestProfileCheck(t *testing.T) {
 	require.NoError(t, os.WriteFile(good, p.Canonical(), 0o644))
 	out, stderr, code := rulesRun("", "profile", "check", good)
 	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, "ok double-holdem version 1 (double-holdem) sha256 "+p.Hash()+"\n", out)
+	assert.Equal(t, fmt.Sprintf("ok double-holdem version %d (double-holdem) sha256 ", p.Version)+p.Hash()+"\n", out)
 
 	for _, c := range []struct{ name, from, to, field string }{
 		{"not monotone", `"flush":2`, `"flush":0`, "casino.ante_paytable.flush"},

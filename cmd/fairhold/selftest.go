@@ -21,7 +21,7 @@ type handFigures struct {
 }
 
 // publishedFigures are the published counts for 5-card and 7-card hands,
-// from ../shared/reference/README.md §1 (Alspach, "7-Card Poker Hands";
+// as published (Alspach, "7-Card Poker Hands";
 // Wikipedia, "Poker probability"). They are the expectation only: the
 // counted figures are always computed by enumeration.
 type publishedFigures struct {

@@ -54,8 +54,8 @@ func plantedDeal(rng *rand.Rand, seven []card.Card) (player, dealer [2]card.Card
 	return
 }
 
-// The paytables as the rules digests print them (rules/casino-holdem.md,
-// rules/live-casino-holdem.md), written out here rather than read from the
+// The paytables as the rules digests print them (docs/rules/casino-holdem.md,
+// docs/rules/live-casino-holdem.md), written out here rather than read from the
 // profiles.
 var rngAnte = map[hand.Category]int64{hand.RoyalFlush: 100, hand.StraightFlush: 20, hand.FourOfAKind: 10,
 	hand.FullHouse: 3, hand.Flush: 2, hand.Straight: 1, hand.ThreeOfAKind: 1, hand.TwoPair: 1, hand.OnePair: 1, hand.HighCard: 1}

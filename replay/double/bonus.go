@@ -11,7 +11,7 @@ import (
 // "suited-with-third"), else the one of the higher suit in the profile's
 // suit order; of three sharing a rank, the highest suit.
 //
-// Worked examples (rules/double-holdem.md): Kc Ks 6s -> Ks; Ks Kh 6c -> Ks.
+// Worked examples (docs/rules/double-holdem.md): Kc Ks 6s -> Ks; Ks Kh 6c -> Ks.
 func AutoBonusCard(p *profile.Profile, hole [3]card.Card) card.Card {
 	d := p.Double
 	top := hole[0].Rank()

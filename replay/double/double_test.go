@@ -33,7 +33,7 @@ func TestAutoBonusCard(t *testing.T) {
 		p          *profile.Profile
 		hole, want string
 	}{
-		{def, "Kc Ks 6s", "Ks"}, // rules/double-holdem.md worked example (Interpretation)
+		{def, "Kc Ks 6s", "Ks"}, // docs/rules/double-holdem.md worked example (Interpretation)
 		{def, "Ks Kh 6c", "Ks"}, // worked example: no king suited with 6c, spades highest
 		{def, "6s Kc Ks", "Ks"}, // order of the cards does not matter
 		{def, "Ah 2c 3d", "Ah"}, // highest rank

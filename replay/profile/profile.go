@@ -6,7 +6,7 @@
 // Casino Hold'em games (paytables, dealer qualifier, limits, call multiple,
 // AA Bonus, unfinished-round policy, boxes) or [Double] for Double Hold'em
 // (betting structure, blinds, rake, bonus-card rule). Every interpretation
-// the rules digests in the project's rules/ directory mark is a named field,
+// the rules digests in docs/rules/ mark is a named field,
 // so an auditor can see and change it; docs/rules-profiles.md documents each.
 //
 // # Loading

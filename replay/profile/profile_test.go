@@ -170,14 +170,14 @@ func TestParseRejectsMalformed(t *testing.T) {
 	good := string(p.Canonical())
 	for name, doc := range map[string]string{
 		"trailing":  good + "{}",
-		"duplicate": strings.Replace(good, `"version":1`, `"version":1,"version":2`, 1),
+		"duplicate": strings.Replace(good, `"version":2`, `"version":2,"version":3`, 1),
 		"truncated": good[:len(good)/2],
 		"not json":  "profile",
 	} {
 		_, err := Parse([]byte(doc))
 		assert.Error(t, err, name)
 	}
-	_, err = Parse([]byte(strings.Replace(good, `"version":1`, `"version":1,"version":2`, 1)))
+	_, err = Parse([]byte(strings.Replace(good, `"version":2`, `"version":2,"version":3`, 1)))
 	var fe *FieldError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, "version", fe.Field)

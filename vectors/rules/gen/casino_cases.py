@@ -1,19 +1,19 @@
 from casino_gen import *
 
-R_TABLE = "rules/casino-holdem.md: Settlement after CALL, results table"
-R_ANTE = "rules/casino-holdem.md: Paytables, Ante paytable"
-R_BONUS = "rules/casino-holdem.md: Paytables, AA Bonus paytable"
-R_QUAL = "rules/casino-holdem.md: The dealer qualifies with a pair of 4s or better"
-R_KICK = "rules/casino-holdem.md: Deck and ranking (only the best five cards count; suits never break ties)"
-R_FOLD = "rules/casino-holdem.md: Flow 3 (FOLD loses ANTE and AA BONUS and forfeits AA Bonus winnings)"
-R_ADJ = "rules/casino-holdem.md: Bets, Auto-adjust"
-R_VOID = "rules/casino-holdem.md: Other rules (malfunction: bets void and refunded)"
-R_UNF = "rules/casino-holdem.md: Other rules (unfinished rounds are the operator's terms: profile unfinished_round)"
-L_SETTLE = "rules/live-casino-holdem.md: Settlement"
-L_CAP = "rules/live-casino-holdem.md: Settlement (Max Payout; Interpretation: the cap applies to the winnings)"
-L_PAY = "rules/live-casino-holdem.md: Paytable (ANTE)"
-L_VOID = "rules/live-casino-holdem.md: Misdeals (re-deal: the round is void)"
-L_TABLE = "rules/live-casino-holdem.md: Table (at most 6 boxes, shared dealer hand and board)"
+R_TABLE = "docs/rules/casino-holdem.md: Settlement after CALL, results table"
+R_ANTE = "docs/rules/casino-holdem.md: Paytables, Ante paytable"
+R_BONUS = "docs/rules/casino-holdem.md: Paytables, AA Bonus paytable"
+R_QUAL = "docs/rules/casino-holdem.md: The dealer qualifies with a pair of 4s or better"
+R_KICK = "docs/rules/casino-holdem.md: Deck and ranking (only the best five cards count; suits never break ties)"
+R_FOLD = "docs/rules/casino-holdem.md: Flow 3 (FOLD loses ANTE and AA BONUS and forfeits AA Bonus winnings)"
+R_ADJ = "docs/rules/casino-holdem.md: Bets, Auto-adjust"
+R_VOID = "docs/rules/casino-holdem.md: Other rules (malfunction: bets void and refunded)"
+R_UNF = "docs/rules/casino-holdem.md: Other rules (unfinished rounds are the operator's terms: profile unfinished_round)"
+L_SETTLE = "docs/rules/live-casino-holdem.md: Settlement"
+L_CAP = "docs/rules/live-casino-holdem.md: Settlement (Max Payout; Interpretation: the cap applies to the winnings)"
+L_PAY = "docs/rules/live-casino-holdem.md: Paytable (ANTE)"
+L_VOID = "docs/rules/live-casino-holdem.md: Misdeals (re-deal: the round is void)"
+L_TABLE = "docs/rules/live-casino-holdem.md: Table (at most 6 boxes, shared dealer hand and board)"
 
 # --- Results table -------------------------------------------------------
 one('casino-table-dealer-not-qualified-high-card', 'Dealer high card (not qualified), player high card: ANTE paid 1:1, CALL returned.', R_TABLE,
@@ -140,7 +140,7 @@ err('casino-error-ante-below-min', 'An ANTE request below the minimum is not a v
     {'kind': 'round', 'field': 'boxes[0].ante', 'reason_contains': 'below the minimum'}, ante=50)
 err('casino-error-accepted-above-max', 'An accepted ANTE above the maximum (no request logged) is against the profile.', R_ADJ, S('Tc 9d'), S('Kc 4d'), S('8h 7s 6c Kd 2h'),
     {'kind': 'round', 'field': 'boxes[0].ante', 'reason_contains': 'outside the limits'}, ante=60000, no_request=True)
-err('casino-error-duplicate-card', 'A card dealt twice (player and board) is rejected.', "rules/casino-holdem.md: one 52-card deck", S('As Kd'), S('7c 2d'), S('As 9s 5c 3d Jh'),
+err('casino-error-duplicate-card', 'A card dealt twice (player and board) is rejected.', "docs/rules/casino-holdem.md: one 52-card deck", S('As Kd'), S('7c 2d'), S('As 9s 5c 3d Jh'),
     {'kind': 'round', 'field': 'board[0]', 'reason_contains': 'dealt twice'})
 err('casino-error-bad-card', 'A malformed card is rejected with its field.', "round record", S('As 1d'), S('7c 2d'), S('Qh 9s 5c 3d Jh'),
     {'kind': 'round', 'field': 'boxes[0].cards[1]'})
@@ -202,7 +202,7 @@ live('live-boxes-unordered', 'Boxes logged out of order are settled the same; re
      [B(6, 'Ac Kc'), B(2, '2c 3d'), B(4, 'Jc Qd')], 'Js Td', 'Kh 6h 4h Jd 2s', want=[('player-won', 'one-pair'), ('dealer-won', 'one-pair'), ('player-won', 'one-pair')])
 live('live-auto-adjust', 'Live table: ANTE requested 80000 above the 50000 maximum is reduced.', L_SETTLE,
      [B(1, 'Tc 9d', ante=50000, ante_requested=80000)], 'Kc 4d', '8h 7s 6c Kd 2h', want=[('player-won', 'straight')])
-live('live-error-aa-bonus', 'The live table has no AA Bonus: a bonus stake is rejected.', "rules/live-casino-holdem.md: There is no AA Bonus on this table",
+live('live-error-aa-bonus', 'The live table has no AA Bonus: a bonus stake is rejected.', "docs/rules/live-casino-holdem.md: There is no AA Bonus on this table",
      [B(1, 'Tc 9d', bonus=100)], 'Kc 4d', '8h 7s 6c Kd 2h', error={'kind': 'round', 'field': 'boxes[0].bonus'})
 live('live-error-box-7', 'A seventh box does not exist.', L_TABLE,
      [B(7, 'Tc 9d')], 'Kc 4d', '8h 7s 6c Kd 2h', error={'kind': 'round', 'field': 'boxes[0].box'})

@@ -1,14 +1,14 @@
 from double_gen import *
 
-D_BET = "rules/double-holdem.md: Betting"
-D_BLIND = "rules/double-holdem.md: Dealer button and blinds"
-D_AUTO = "rules/double-holdem.md: Automatic bonus card"
-D_HANDS = "rules/double-holdem.md: Cards and hands"
-D_POTS = "rules/double-holdem.md: Showdown and pots"
-D_SIDE = "rules/double-holdem.md: Showdown and pots (Interpretation: standard side pots)"
-D_RAKE = "rules/double-holdem.md: Betting (the rake is a table setting): profile double.rake"
-D_STRUCT = "rules/double-holdem.md: Betting (the betting structure is a table setting): profile double.structure"
-D_VOID = "rules/double-holdem.md: Time and history (malfunctions void all hands and payouts)"
+D_BET = "docs/rules/double-holdem.md: Betting"
+D_BLIND = "docs/rules/double-holdem.md: Dealer button and blinds"
+D_AUTO = "docs/rules/double-holdem.md: Automatic bonus card"
+D_HANDS = "docs/rules/double-holdem.md: Cards and hands"
+D_POTS = "docs/rules/double-holdem.md: Showdown and pots"
+D_SIDE = "docs/rules/double-holdem.md: Showdown and pots (Interpretation: standard side pots)"
+D_RAKE = "docs/rules/double-holdem.md: Betting (the rake is a table setting): profile double.rake"
+D_STRUCT = "docs/rules/double-holdem.md: Betting (the betting structure is a table setting): profile double.structure"
+D_VOID = "docs/rules/double-holdem.md: Time and history (malfunctions void all hands and payouts)"
 
 HU = {1: 'Ah Kd 7c', 2: 'Qs Qh 3d'}
 HU_BOARD = 'As 9c 4d 8h 2s'
