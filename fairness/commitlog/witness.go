@@ -143,4 +143,3 @@ func cosigned(cp *Checkpoint, lines []byte, name, witnessKey, u string) ([]byte,
 	}
 	return note, &cos[0], nil
 }
-
