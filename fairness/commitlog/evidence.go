@@ -400,3 +400,21 @@ func consistentWithLatest(ctx context.Context, r *Reader, cp, latest *Checkpoint
 	}
 	return VerifyConsistency(cp, latest, p)
 }
+
+// CheckWitnessKey returns an error when vkey is not a witness verifier
+// key that [LoadTimeline] and [Cosign] accept.
+func CheckWitnessKey(vkey string) error {
+	_, _, err := Trust{Witnesses: []string{vkey}}.witnessVerifiers()
+	return err
+}
+
+// Checkpoints returns the timeline's checkpoints by size ascending. Each
+// PublicBy is the earliest of its own and those of larger checkpoints
+// (an entry public in a larger checkpoint is public in it too), with the
+// matching Evidence.
+func (t *Timeline) Checkpoints() []TimedCheckpoint {
+	if t == nil {
+		return nil
+	}
+	return append([]TimedCheckpoint(nil), t.cps...)
+}
