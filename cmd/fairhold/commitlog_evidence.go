@@ -92,7 +92,7 @@ from the tree size the witness last saw, built from the tiles), check that the
 answer holds a valid cosignature/v1 by VKEY (the witness's C2SP verifier key,
 name+hash+base64), and store the cosigned checkpoint as
 DIR/evidence/checkpoint/SIZE, merged with any cosignatures already there, and
-its size in DIR/evidence/index (docs/commitment-log.md section 9). The
+its size in DIR/evidence/index (docs/commitment-log.md sections 9, 10). The
 cosignature's time bounds when every entry of the checkpoint was public.
 
 The witness's operator must have added the log's origin and verifier key
@@ -175,7 +175,7 @@ func newCommitlogTimestampCmd() *cobra.Command {
 time-stamping authority at URL (HTTP POST application/timestamp-query) for a
 token over the checkpoint's note text (SHA-256, with a nonce and the TSA's
 certificate), check the answer, and store it as DIR/evidence/timestamp/SIZE
-beside the checkpoint (docs/commitment-log.md section 9). With --tsa-roots,
+beside the checkpoint (docs/commitment-log.md sections 9, 11). With --tsa-roots,
 the TSA's certificate must lead to one of the PEM roots of FILE.pem with the
 extended key usage timeStamping; without, the token's signature and imprint
 are checked but not who signed it (a verifier decides whom to trust).
@@ -267,7 +267,7 @@ func newCommitlogEvidenceCmd() *cobra.Command {
 		Use:   "evidence LOG --key PUB [--witness-key VKEY]... [--quorum N] [--tsa-roots FILE.pem]",
 		Short: "Verify the log's timed checkpoints and print when each was public",
 		Long: `Verify the log's checkpoint with PUB, then every checkpoint listed in
-LOG/evidence/index (docs/commitment-log.md section 9): its signature by the
+LOG/evidence/index (docs/commitment-log.md sections 9, 12): its signature by the
 log, its consistency with the log's checkpoint (from the tiles), the
 cosignatures of the trusted witnesses (--witness-key, repeatable; --quorum of
 them, default 1) and, with --tsa-roots, its RFC 3161 token. Print each timed

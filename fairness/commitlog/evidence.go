@@ -349,7 +349,7 @@ func LoadTimeline(ctx context.Context, r *Reader, latest *Checkpoint, pub ed2551
 			if quorum == 1 {
 				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by witness %s at %s", size, c.Witness, c.Time.Format(time.RFC3339))
 			} else {
-				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by %d of %d trusted witnesses by %s (the %d-th: %s)", size, quorum, len(vs), c.Time.Format(time.RFC3339), quorum, c.Witness)
+				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by %d of %d trusted witnesses by %s (the last of the %d: %s)", size, quorum, len(vs), c.Time.Format(time.RFC3339), quorum, c.Witness)
 			}
 		}
 		if trust.TSARoots != nil {
