@@ -84,3 +84,31 @@ func TestInteropTorchwood(t *testing.T) {
 	_, _, err = client2.Entry(ctx, c.Tree, 3)
 	assert.ErrorContains(t, err, "does not match")
 }
+
+// TestInteropTorchwoodCosignature checks cosignature/v1 three ways:
+// torchwood's signer (what litewitness signs with) against the verifier
+// fairhold uses (transparency-dev/formats), and the test's cosigner
+// (written from the C2SP text) against torchwood's verifier.
+func TestInteropTorchwoodCosignature(t *testing.T) {
+	_, _, _, cp := buildLog(t, 2, 1)
+	tc := newTestCosigner("w.example/torchwood", t0)
+	ts, err := torchwood.NewCosignatureSigner(tc.name, tc.key)
+	require.NoError(t, err)
+	require.Equal(t, tc.vkey(), ts.Verifier().String())
+
+	signed := cosign(t, cp.Raw, ts)
+	cos, err := VerifyCosignatures(signed, []string{ts.Verifier().String()})
+	require.NoError(t, err)
+	require.Len(t, cos, 1)
+	n, err := note.Open(signed, note.VerifierList(ts.Verifier()))
+	require.NoError(t, err)
+	sec, err := torchwood.CosignatureTimestamp(n.Sigs[0])
+	require.NoError(t, err)
+	assert.Equal(t, sec, cos[0].Time.Unix())
+
+	n, err = note.Open(cosign(t, cp.Raw, tc), note.VerifierList(ts.Verifier()))
+	require.NoError(t, err)
+	sec, err = torchwood.CosignatureTimestamp(n.Sigs[0])
+	require.NoError(t, err)
+	assert.Equal(t, t0.Unix(), sec)
+}
