@@ -390,7 +390,9 @@ func sessionReceipts(entries []*entry) (keys []sessionKey, groups map[sessionKey
 	for _, g := range groups {
 		slices.SortStableFunc(g, func(a, b *entry) int { return a.at.Compare(b.at) })
 	}
-	slices.SortFunc(keys, func(a, b sessionKey) int { return cmp.Or(cmp.Compare(a.player, b.player), cmp.Compare(a.commitment, b.commitment)) })
+	slices.SortFunc(keys, func(a, b sessionKey) int {
+		return cmp.Or(cmp.Compare(a.player, b.player), cmp.Compare(a.commitment, b.commitment))
+	})
 	return keys, groups
 }
 
