@@ -41,55 +41,55 @@ const (
 
 // Receipt is one player's receipt for one round.
 type Receipt struct {
-	Operator   string // the operator's key name (the note's signer name)
-	Round      string // round_id
-	Game       string // round.CasinoHoldem, round.LiveCasinoHoldem or round.DoubleHoldem
-	Table      string
-	TableSeq   uint64 // 0: the round has no table_seq
-	Time       string // RFC 3339 UTC, the log's form
-	Player     string
-	Wallet     string // "": the round names no wallets
-	Currency   string
-	Scheme     string
-	Commitment string // 64 lowercase hex digits
+	Operator   string `json:"operator"` // the operator's key name (the note's signer name)
+	Round      string `json:"round"`    // round_id
+	Game       string `json:"game"`     // round.CasinoHoldem, round.LiveCasinoHoldem or round.DoubleHoldem
+	Table      string `json:"table"`
+	TableSeq   uint64 `json:"table-seq,omitempty,string"` // 0: the round has no table_seq
+	Time       string `json:"time"`                       // RFC 3339 UTC, the log's form
+	Player     string `json:"player"`
+	Wallet     string `json:"wallet,omitempty"` // "": the round names no wallets
+	Currency   string `json:"currency"`
+	Scheme     string `json:"scheme"`
+	Commitment string `json:"commitment"` // 64 lowercase hex digits
 	// CommitmentIndex is the commitment's index in the commitment log
 	// (docs/commitment-log.md); nil when not given.
-	CommitmentIndex *uint64
-	ChainIndex      uint64 // 0: not a hash chain
-	Nonce           uint64
-	Void            bool
-	Dealer          []string // Casino Hold'em games: the dealer's 2 cards
-	Board           []string // the board as far as it was dealt
+	CommitmentIndex *uint64  `json:"commitment-index,omitempty,string"`
+	ChainIndex      uint64   `json:"chain-index,omitempty,string"` // 0: not a hash chain
+	Nonce           uint64   `json:"nonce,string"`
+	Void            bool     `json:"void,omitempty"`
+	Dealer          []string `json:"dealer,omitempty"` // Casino Hold'em games: the dealer's 2 cards
+	Board           []string `json:"board"`            // the board as far as it was dealt
 
-	Boxes []Box // Casino Hold'em games: the player's boxes, in box order
-	Seat  *Seat // Double Hold'em: the player's seat
+	Boxes []Box `json:"boxes,omitempty"` // Casino Hold'em games: the player's boxes, in box order
+	Seat  *Seat `json:"seat,omitempty"`  // Double Hold'em: the player's seat
 
-	Stakes        int64 // everything the player staked in the round
-	Returns       int64 // everything the round returned to the player
-	BalanceBefore int64
-	BalanceAfter  int64
+	Stakes        int64 `json:"stakes,string"`  // everything the player staked in the round
+	Returns       int64 `json:"returns,string"` // everything the round returned to the player
+	BalanceBefore int64 `json:"balance-before,string"`
+	BalanceAfter  int64 `json:"balance-after,string"`
 }
 
 // Box is one of the player's boxes at a Casino Hold'em table.
 type Box struct {
-	Box         int
-	ClientSeed  string // the box's client seed (UTF-8 text)
-	Cards       []string
-	Ante        int64
-	Bonus       int64
-	Decision    string // "call", "fold" or "" (unfinished)
-	Call        int64
-	AnteReturn  int64
-	CallReturn  int64
-	BonusReturn int64
+	Box         int      `json:"box"`
+	ClientSeed  string   `json:"client-seed"` // the box's client seed (UTF-8 text)
+	Cards       []string `json:"cards"`
+	Ante        int64    `json:"ante,string"`
+	Bonus       int64    `json:"bonus,string"`
+	Decision    string   `json:"decision"` // "call", "fold" or "" (unfinished)
+	Call        int64    `json:"call,string"`
+	AnteReturn  int64    `json:"ante-return,string"`
+	CallReturn  int64    `json:"call-return,string"`
+	BonusReturn int64    `json:"bonus-return,string"`
 }
 
 // Seat is the player's seat at a Double Hold'em table.
 type Seat struct {
-	Seat       int
-	ClientSeed string
-	Cards      []string
-	BonusCard  string // "" when the player did not see the flop
+	Seat       int      `json:"seat"`
+	ClientSeed string   `json:"client-seed"`
+	Cards      []string `json:"cards"`
+	BonusCard  string   `json:"bonus-card,omitempty"` // "" when the player did not see the flop
 }
 
 // ClientSeed is the player's client seed in the round: that of their
