@@ -73,8 +73,8 @@ func sampleReceipts() map[string]*receipt.Receipt {
 			Operator: vectorOperator, Round: "dh-3", Game: "double-holdem", Table: "double-1", TableSeq: 3,
 			Time: "2026-01-01T00:01:00Z", Player: "p-9", Wallet: "w-9", Currency: "USDT", Scheme: "fairhold/v1",
 			Commitment: strings.Repeat("0b7d9c1e", 8), Nonce: 2,
-			Board: []string{"4h", "5h", "6h"},
-			Seat:  &receipt.Seat{Seat: 4, ClientSeed: "c0ffee", Cards: []string{"Ah", "Kh", "2s"}, BonusCard: "2s"},
+			Board:  []string{"4h", "5h", "6h"},
+			Seat:   &receipt.Seat{Seat: 4, ClientSeed: "c0ffee", Cards: []string{"Ah", "Kh", "2s"}, BonusCard: "2s"},
 			Stakes: 400, Returns: 1150, BalanceBefore: 20000, BalanceAfter: 20750,
 		},
 		"valid-void": {
