@@ -174,7 +174,7 @@ func Reconcile(ds *roundlog.Dataset, receipts []Signed, emit func(*finding.Findi
 	tableSeqs(entries, add)
 	balances(entries, add)
 	sessions(entries, tracked, add)
-	rotations(entries, tracked, add)
+	rotations(entries, tracked, intern, add)
 	slices.SortFunc(out, finding.Compare)
 	for i := range out {
 		sum.Findings[out[i].Code]++
@@ -443,7 +443,7 @@ func sessions(entries []*entry, tracked map[sessionKey]*session, add addFunc) {
 // rotations reports, for each two consecutive receipts of a player in a
 // session that the log holds, the log's changes of the player's client
 // seed between them beyond those the receipts show.
-func rotations(entries []*entry, tracked map[sessionKey]*session, add addFunc) {
+func rotations(entries []*entry, tracked map[sessionKey]*session, intern func(string) int32, add addFunc) {
 	keys, groups := sessionReceipts(entries)
 	for _, k := range keys {
 		steps := tracked[k].steps
@@ -467,15 +467,21 @@ func rotations(entries []*entry, tracked map[sessionKey]*session, add addFunc) {
 			if ia < 0 || ib < 0 || ib <= ia {
 				continue
 			}
+			// The client seeds from receipt a to receipt b: a's, the log's
+			// between them, b's. A receipt the log contradicts is reported
+			// as such (RECEIPT_MISMATCH), not again here.
 			var changed []string
 			var net int64
-			for i := ia + 1; i <= ib; i++ {
-				if steps[i].seed != steps[i-1].seed {
+			prev := intern(a.ClientSeed())
+			for i := ia + 1; i < ib; i++ {
+				if steps[i].seed != prev {
 					changed = append(changed, steps[i].round)
+					prev = steps[i].seed
 				}
-				if i < ib {
-					net += steps[i].net
-				}
+				net += steps[i].net
+			}
+			if intern(b.ClientSeed()) != prev {
+				changed = append(changed, b.Round)
 			}
 			shown := 0
 			if a.ClientSeed() != b.ClientSeed() {
