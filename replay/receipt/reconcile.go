@@ -405,7 +405,11 @@ func sessions(entries []*entry, tracked map[sessionKey]*session, add addFunc) {
 		last := g[len(g)-1]
 		steps := tracked[k].steps
 		n := len(steps)
-		short := n < len(g)
+		rounds := map[string]bool{}
+		for _, e := range g {
+			rounds[e.Round] = true
+		}
+		short := n < len(rounds)
 		var logLast seedStep
 		if n > 0 {
 			logLast = steps[n-1]
@@ -430,7 +434,7 @@ func sessions(entries []*entry, tracked map[sessionKey]*session, add addFunc) {
 				tailN++
 			}
 		}
-		want := fmt.Sprintf("at least %d rounds, the last at %s (round %s)", len(g), last.Time, last.Round)
+		want := fmt.Sprintf("at least %d rounds, the last at %s (round %s)", len(rounds), last.Time, last.Round)
 		got := "no round"
 		if n > 0 {
 			got = fmt.Sprintf("%d rounds, the last at %s (round %s)", n, logLast.at.UTC().Format(time.RFC3339Nano), logLast.round)
