@@ -120,3 +120,30 @@ func TestReconcileFields(t *testing.T) {
 		}
 	}
 }
+
+// A round whose client seeds are not one per box or seat has no receipts
+// (docs/receipts.md section 4); nor has one with an id holding a space.
+func TestFromRoundRefuses(t *testing.T) {
+	rs := honest(t, round.LiveCasinoHoldem, 30, 6)
+	var r *round.Round
+	for i := range rs {
+		if len(rs[i].Boxes) >= 2 {
+			r = &rs[i]
+			break
+		}
+	}
+	require.NotNil(t, r, "a round of two boxes")
+	table := clone(t, r)
+	table.Fairness.ClientSeeds = table.Fairness.ClientSeeds[:1]
+	_, err := receipt.FromRound(&table, table.Boxes[0].PlayerID, testOperator)
+	assert.ErrorContains(t, err, "one client seed per box")
+
+	s, err := receipt.NewSigner(testOperator, testKey())
+	require.NoError(t, err)
+	spaced := clone(t, r)
+	spaced.RoundID = "round 1"
+	_, _, err = receipt.IssueRound(&spaced, s, nil)
+	var fe *receipt.FieldError
+	require.True(t, errors.As(err, &fe), "%v", err)
+	assert.Equal(t, "round", fe.Field)
+}
