@@ -20,6 +20,7 @@ import (
 	"github.com/fairhold/fairhold/fairness/scheme"
 	"github.com/fairhold/fairhold/replay/card"
 	"github.com/fairhold/fairhold/replay/casino"
+	"github.com/fairhold/fairhold/replay/double"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/profile"
 	"github.com/fairhold/fairhold/replay/receipt"
@@ -91,12 +92,12 @@ func renumber(rs []round.Round) {
 	}
 }
 
-// redeal deals a Casino Hold'em round again from its fairness fields and
-// settles it under its game's built-in profile, keeping stakes and
-// decisions; balances after follow from balances before.
+// redeal deals a round again from its fairness fields and settles it
+// under its game's built-in profile: a Casino Hold'em round keeps its
+// stakes and decisions, balances after following from balances before; a
+// Double Hold'em hand as redealDouble says.
 func redeal(t testing.TB, r *round.Round) {
 	t.Helper()
-	require.Nil(t, r.Double, "redeal: Casino Hold'em rounds only")
 	p, err := profile.Builtin(r.Game)
 	require.NoError(t, err)
 	sch, err := scheme.Lookup(r.Fairness.Scheme)
@@ -104,7 +105,11 @@ func redeal(t testing.TB, r *round.Round) {
 	seed, err := hex.DecodeString(r.Fairness.ServerSeed)
 	require.NoError(t, err)
 	require.Empty(t, r.Fairness.BeaconSignature, "redeal: no beacon in the simulated logs")
-	lay, err := layout.For(r.Game, len(r.Boxes))
+	hands := len(r.Boxes)
+	if r.Double != nil {
+		hands = len(r.Double.Seats)
+	}
+	lay, err := layout.For(r.Game, hands)
 	require.NoError(t, err)
 	idx, err := sch.Deal(scheme.Input{ServerSeed: seed, ClientSeeds: r.Fairness.ClientSeeds, Nonce: r.Fairness.Nonce}, lay.Count)
 	require.NoError(t, err)
@@ -114,10 +119,14 @@ func redeal(t testing.TB, r *round.Round) {
 	}
 	cs, err := layout.Split(lay, dealt)
 	require.NoError(t, err)
+	board := [5]card.Card{cs.Flop[0], cs.Flop[1], cs.Flop[2], cs.Turn, cs.River}
+	if r.Double != nil {
+		redealDouble(t, r, p, cs, board)
+		return
+	}
 	tb, err := casino.Compile(p)
 	require.NoError(t, err)
 	dealer := [2]card.Card{cs.Dealer[0], cs.Dealer[1]}
-	board := [5]card.Card{cs.Flop[0], cs.Flop[1], cs.Flop[2], cs.Turn, cs.River}
 	r.Dealer, r.Board = card.Strings(dealer[:]), card.Strings(board[:])
 	for k := range r.Boxes {
 		b := &r.Boxes[k]
@@ -140,6 +149,52 @@ func redeal(t testing.TB, r *round.Round) {
 		require.NoError(t, err)
 		b.Call, b.AnteReturn, b.CallReturn, b.BonusReturn = res.Call, res.AnteReturn, res.CallReturn, res.BonusReturn
 		b.BalanceAfter = b.BalanceBefore - res.Staked() + res.Returned()
+	}
+}
+
+// redealDouble gives a Double Hold'em hand the cards dealt, keeping its
+// seats, button, actions and bonus-card choices (a chosen card by its
+// place among the hole cards, an automatic one by the rule), and settles
+// it again: pots, rake and stacks after.
+func redealDouble(t testing.TB, r *round.Round, p *profile.Profile, cs layout.Cards[card.Card], board [5]card.Card) {
+	t.Helper()
+	h := r.Double
+	seats := make([]int, len(h.Seats))
+	for i, s := range h.Seats {
+		seats[i] = s.Seat
+	}
+	order, err := layout.DealingOrder(seats, h.Button)
+	require.NoError(t, err)
+	for k, seat := range order {
+		st := &h.Seats[slices.Index(seats, seat)]
+		hole := [3]card.Card{cs.Hands[k][0], cs.Hands[k][1], cs.Hands[k][2]}
+		if st.BonusCard != "" {
+			if st.BonusAuto {
+				st.BonusCard = double.AutoBonusCard(p, hole).String()
+			} else {
+				j := slices.Index(st.Cards, st.BonusCard)
+				require.GreaterOrEqual(t, j, 0)
+				st.BonusCard = hole[j].String()
+			}
+		}
+		st.Cards = card.Strings(hole[:])
+	}
+	r.Board = card.Strings(board[:len(r.Board)])
+	if r.Void {
+		for i := range h.Seats {
+			h.Seats[i].StackAfter = h.Seats[i].StackBefore
+		}
+		return
+	}
+	res, err := double.Settle(p, r)
+	require.NoError(t, err, "round %s: the hand dealt again does not settle", r.RoundID)
+	h.Pots = make([]round.Pot, len(res.Pots))
+	for i, q := range res.Pots {
+		h.Pots[i] = round.Pot{Amount: q.Amount, Eligible: slices.Clone(q.Eligible), Winners: slices.Clone(q.Winners), Shares: slices.Clone(q.Shares)}
+	}
+	h.Rake = res.Rake
+	for i := range h.Seats {
+		h.Seats[i].StackAfter = res.StackAfter[h.Seats[i].Seat]
 	}
 }
 
@@ -326,4 +381,30 @@ func without(rs []round.Round, drop []int) (kept, dropped []round.Round) {
 		}
 	}
 	return kept, dropped
+}
+
+// settles reports whether every Double Hold'em hand of rs that is not void
+// settles, under the rules, to the stacks it logs: a careful cheat's log
+// (the later hands keep their bets, which the re-chained stacks must still
+// cover).
+func settles(t testing.TB, rs []round.Round) bool {
+	t.Helper()
+	for i := range rs {
+		r := &rs[i]
+		if r.Double == nil || r.Void {
+			continue
+		}
+		p, err := profile.Builtin(r.Game)
+		require.NoError(t, err)
+		res, err := double.Settle(p, r)
+		if err != nil {
+			return false
+		}
+		for _, s := range r.Double.Seats {
+			if res.StackAfter[s.Seat] != s.StackAfter {
+				return false
+			}
+		}
+	}
+	return true
 }
