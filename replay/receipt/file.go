@@ -29,6 +29,7 @@ type Signed struct {
 	File string
 	Line int // line index from 0
 	*Receipt
+	body string // the canonical body read; "" when not read from a file
 }
 
 // LineError is a receipt that could not be read or whose signature does
@@ -90,11 +91,11 @@ func Read(rd io.Reader, name string, v *Verifier) ([]Signed, error) {
 		if err := strictString(b, &note); err != nil {
 			return nil, &LineError{File: name, Line: line, Err: fmt.Errorf("%w: %v", ErrNotCanonical, err)}
 		}
-		r, err := v.Open([]byte(note))
+		r, body, err := v.open([]byte(note))
 		if err != nil {
 			return nil, &LineError{File: name, Line: line, Err: err}
 		}
-		out = append(out, Signed{File: name, Line: line, Receipt: r})
+		out = append(out, Signed{File: name, Line: line, Receipt: r, body: body})
 	}
 }
 

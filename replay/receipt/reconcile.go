@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/replay/finding"
+	"github.com/fairhold/fairhold/replay/money"
+	"github.com/fairhold/fairhold/replay/round"
 	"github.com/fairhold/fairhold/replay/roundlog"
 )
 
@@ -79,11 +81,14 @@ func Reconcile(ds *roundlog.Dataset, receipts []Signed, emit func(*finding.Findi
 	for i := range receipts {
 		s := receipts[i]
 		files[s.File] = true
-		body, err := s.Marshal()
-		if err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", s.File, s.Line+1, err)
+		key := s.body
+		if key == "" {
+			body, err := s.Marshal()
+			if err != nil {
+				return nil, fmt.Errorf("%s line %d: %w", s.File, s.Line+1, err)
+			}
+			key = string(body)
 		}
-		key := string(body)
 		if seen[key] {
 			continue
 		}
@@ -124,13 +129,12 @@ func Reconcile(ds *roundlog.Dataset, receipts []Signed, emit func(*finding.Findi
 			if ss == nil {
 				continue
 			}
-			view, err := FromRound(r, p, "")
-			if err != nil {
+			seed, net, ok := playerStep(r, p)
+			if !ok {
 				continue // compared, and reported, where a receipt names the round
 			}
-			net, _ := view.Net()
 			at, _ := time.Parse(time.RFC3339Nano, r.Time)
-			ss.steps = append(ss.steps, seedStep{pos: pos, seed: intern(view.ClientSeed()), net: net, round: strings.Clone(r.RoundID), at: at})
+			ss.steps = append(ss.steps, seedStep{pos: pos, seed: intern(seed), net: net, round: strings.Clone(r.RoundID), at: at})
 		}
 		es := byRound[r.RoundID]
 		if len(es) == 0 || matchedRound[r.RoundID] {
@@ -185,6 +189,73 @@ func Reconcile(ds *roundlog.Dataset, receipts []Signed, emit func(*finding.Findi
 		}
 	}
 	return sum, nil
+}
+
+// playerStep returns what a session keeps of player's round r: the
+// player's client seed (of their first box, or their seat) and net result
+// (returns - stakes, as a receipt has them; [FromRound] without the
+// copies). ok is false when r cannot give the player's receipt.
+func playerStep(r *round.Round, player string) (seed string, net int64, ok bool) {
+	seeds := r.Fairness.ClientSeeds
+	var in, out int64
+	add := func(acc *int64, vs ...int64) bool {
+		for _, v := range vs {
+			s, err := money.Add(*acc, v)
+			if err != nil {
+				return false
+			}
+			*acc = s
+		}
+		return true
+	}
+	if r.Double == nil {
+		if len(seeds) != len(r.Boxes) {
+			return "", 0, false
+		}
+		for k, b := range r.Boxes {
+			if b.PlayerID != player {
+				continue
+			}
+			if !ok {
+				seed, ok = seeds[k], true
+			}
+			if !add(&in, b.Ante, b.Call, b.Bonus) || !add(&out, b.AnteReturn, b.CallReturn, b.BonusReturn) {
+				return "", 0, false
+			}
+		}
+	} else {
+		h := r.Double
+		if len(seeds) != len(h.Seats) {
+			return "", 0, false
+		}
+		seat := 0
+		for k, s := range h.Seats {
+			if s.PlayerID == player {
+				seed, seat, ok = seeds[k], s.Seat, true
+				break
+			}
+		}
+		for _, a := range h.Actions {
+			if ok && a.Seat == seat && !add(&in, a.Amount) {
+				return "", 0, false
+			}
+		}
+		for _, p := range h.Pots {
+			for j, w := range p.Winners {
+				if ok && w == seat && j < len(p.Shares) && !add(&out, p.Shares[j]) {
+					return "", 0, false
+				}
+			}
+		}
+	}
+	if !ok {
+		return "", 0, false
+	}
+	n, err := money.Sub(out, in)
+	if err != nil {
+		return "", 0, false
+	}
+	return seed, n, true
 }
 
 type addFunc func(e *entry, code finding.Code, field, expected, actual, detail string) *finding.Finding

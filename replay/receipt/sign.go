@@ -104,8 +104,14 @@ const maxNote = MaxBodySize + 4096
 // signature that does not verify, or a note the key did not sign, matches
 // [ErrSignature].
 func (v *Verifier) Open(msg []byte) (*Receipt, error) {
+	r, _, err := v.open(msg)
+	return r, err
+}
+
+// open is Open, also returning the body.
+func (v *Verifier) open(msg []byte) (*Receipt, string, error) {
 	if len(msg) > maxNote {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrNotCanonical, len(msg), maxNote)
+		return nil, "", fmt.Errorf("%w: %d bytes, at most %d", ErrNotCanonical, len(msg), maxNote)
 	}
 	// Find the body's operator line without trusting it: it only chooses
 	// the name the key is checked under.
@@ -115,25 +121,25 @@ func (v *Verifier) Open(msg []byte) (*Receipt, error) {
 	}
 	nv, err := v.verifier(name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotCanonical, err)
+		return nil, "", fmt.Errorf("%w: %w", ErrNotCanonical, err)
 	}
 	n, err := note.Open(msg, note.VerifierList(nv))
 	if err != nil {
 		var unverified *note.UnverifiedNoteError
 		var invalid *note.InvalidSignatureError
 		if errors.As(err, &unverified) || errors.As(err, &invalid) {
-			return nil, fmt.Errorf("%w (key name %q): %v", ErrSignature, name, err)
+			return nil, "", fmt.Errorf("%w (key name %q): %v", ErrSignature, name, err)
 		}
-		return nil, fmt.Errorf("%w: not a signed note: %v", ErrNotCanonical, err)
+		return nil, "", fmt.Errorf("%w: not a signed note: %v", ErrNotCanonical, err)
 	}
 	r, err := Unmarshal([]byte(n.Text))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if r.Operator != name {
-		return nil, fmt.Errorf("%w: operator %q; the key given is %q's", ErrSignature, trunc(r.Operator), name)
+		return nil, "", fmt.Errorf("%w: operator %q; the key given is %q's", ErrSignature, trunc(r.Operator), name)
 	}
-	return r, nil
+	return r, n.Text, nil
 }
 
 // operatorOf returns the value of the second line of msg when it is an
