@@ -9,6 +9,8 @@
 //     [Fairness] and [FairnessVector].
 //   - commitlog/*.json: the commitment log (docs/commitment-log.md): entry
 //     encodings, leaf hashes, a signed tree with proofs; see [Commitlog].
+//   - receipts/*.json: players' signed receipts (docs/receipts.md) with the
+//     published test key and the verdict; see [Receipts].
 //
 // A vector states its inputs, the values an implementation must derive, and
 // what it must conclude: "expect" is "success" (every check passes),

@@ -50,7 +50,7 @@ suites test labs use (test vectors, shuffle statistics, exact game mathematics).
 		newSelftestCmd(), newStatsCmd(), newMathCmd(),
 		newCertifyCmd(), newVectorsCmd(), newKeysCmd(), newReportCmd(),
 		// Operators.
-		newCommitlogCmd(),
+		newCommitlogCmd(), newReceiptsCmd(),
 		newVersionCmd(),
 		newServeCmd(),
 		newGendocsCmd(),

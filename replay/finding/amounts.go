@@ -17,4 +17,6 @@ var moneyCodes = []Code{
 // held by players, and so carry expected_amount, actual_amount and
 // difference. The exceptions, where an amount cannot be formed, are
 // listed in docs/findings.md ("Amounts").
-func IsMoney(code Code) bool { return slices.Contains(moneyCodes, code) }
+func IsMoney(code Code) bool {
+	return slices.Contains(moneyCodes, code) || slices.Contains(receiptMoneyCodes, code)
+}

@@ -102,16 +102,18 @@ func ExampleDetail(code Code) string { return exampleDetails[code] }
 // sorted by code. The simulator's fault catalogue and docs/findings.md
 // refer to these codes.
 func Catalogue() []Info {
-	out := slices.Clone(catalogue)
+	out := slices.Concat(catalogue, receiptCatalogue)
 	slices.SortFunc(out, func(a, b Info) int { return cmp.Compare(a.Code, b.Code) })
 	return out
 }
 
 // Lookup returns the catalogue entry of code.
 func Lookup(code Code) (Info, bool) {
-	for _, in := range catalogue {
-		if in.Code == code {
-			return in, true
+	for _, c := range [][]Info{catalogue, receiptCatalogue} {
+		for _, in := range c {
+			if in.Code == code {
+				return in, true
+			}
 		}
 	}
 	return Info{}, false
