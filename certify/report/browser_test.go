@@ -332,5 +332,25 @@ func TestPDFInChromium(t *testing.T) {
 	// Deterministic: the same page prints to the same bytes.
 	again, err := PrintPDF(ctx, exe, html, st.Predicate.Time)
 	require.NoError(t, err)
-	assert.True(t, bytes.Equal(pdf, again), "the same page gives the same PDF")
+	if !bytes.Equal(pdf, again) {
+		// Say where they differ, and keep both for a look.
+		i := 0
+		for i < len(pdf) && i < len(again) && pdf[i] == again[i] {
+			i++
+		}
+		if dir := os.Getenv("FAIRHOLD_SCREENSHOT_DIR"); dir != "" {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "report-again.pdf"), again, 0o644))
+		}
+		t.Errorf("the same page gave two PDFs (%d and %d bytes), first difference at byte %d: %q against %q",
+			len(pdf), len(again), i, around(pdf, i), around(again, i))
+	}
+}
+
+// around returns up to 48 bytes of b from 16 before i.
+func around(b []byte, i int) []byte {
+	from, to := max(i-16, 0), min(i+32, len(b))
+	if from > to {
+		return nil
+	}
+	return b[from:to]
 }
