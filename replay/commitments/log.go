@@ -49,7 +49,7 @@ type Options struct {
 	// uses must name.
 	Operator string
 	// Trust is what fixes when a checkpoint was public (witnesses, TSAs).
-	Trust Trust
+	Trust commitlog.Trust
 	// Old are checkpoints kept earlier: the log must be consistent with
 	// each.
 	Old []OldCheckpoint
@@ -142,7 +142,7 @@ func Load(ctx context.Context, opts Options) (*Log, error) {
 				Detail:   fmt.Sprintf("the log of %d entries is not an extension of the one the kept checkpoint signed: it was rewritten, or shown differently to different people", cp.Size)})
 		}
 	}
-	tl, err := loadTimeline(ctx, r, cp, opts.Key, opts.Trust)
+	tl, err := commitlog.LoadTimeline(ctx, r, cp, opts.Key, opts.Trust)
 	if err != nil {
 		if errors.Is(err, commitlog.ErrVerification) {
 			l.invalid("evidence", "timed checkpoints that verify", err.Error(), "")

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairhold/fairhold/fairness/commitlog"
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/commitments"
 	"github.com/fairhold/fairhold/replay/finding"
@@ -50,7 +51,7 @@ func simulateLog(t testing.TB, cfg sim.Config) (string, *sim.LogResult, []sim.In
 // key and witness and keeps its kept checkpoint when there is one.
 func logOptions(res *sim.LogResult, kept bool) commitments.Options {
 	o := commitments.Options{Location: res.Dir, Key: res.Public,
-		Trust: commitments.Trust{Witnesses: []string{res.WitnessKey}}}
+		Trust: commitlog.Trust{Witnesses: []string{res.WitnessKey}}}
 	if kept && res.KeptCheckpoint != "" {
 		raw, err := os.ReadFile(res.KeptCheckpoint)
 		if err != nil {

@@ -331,7 +331,7 @@ func (s *Simulator) WriteCommitLog(ctx context.Context) (*LogResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeEvidence(cfg.Dir, n, nil); err != nil {
+		if err := commitlog.WriteEvidence(cfg.Dir, n, nil); err != nil {
 			return nil, err
 		}
 		res.Timed++
