@@ -29,6 +29,9 @@ func simulateLog(t testing.TB, cfg sim.Config) (string, *sim.LogResult, []sim.In
 		cfg.Log = &sim.LogConfig{}
 	}
 	cfg.Log.Dir = filepath.Join(base, "commitlog")
+	if cfg.Log.KeptCheckpoint == "" {
+		cfg.Log.KeptCheckpoint = filepath.Join(base, "kept-checkpoint")
+	}
 	s, err := sim.New(cfg)
 	require.NoError(t, err)
 	dir := filepath.Join(base, "log")
