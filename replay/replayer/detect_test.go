@@ -74,7 +74,7 @@ func TestDetectionGuarantee(t *testing.T) {
 	if testing.Short() {
 		rounds = 250
 	}
-	for _, f := range sim.Faults() {
+	for _, f := range append(sim.Faults(), sim.LogFaults()...) {
 		for _, game := range f.Games {
 			t.Run(f.Name+"/"+game, func(t *testing.T) {
 				t.Parallel()

@@ -25,9 +25,9 @@ type CatalogueEntry struct {
 }
 
 // Catalogue returns every fault: [Faults] (round and session faults),
-// then [DatasetFaults].
+// [LogFaults], then [DatasetFaults].
 func Catalogue() []CatalogueEntry {
-	fs := Faults()
+	fs := append(Faults(), LogFaults()...)
 	out := make([]CatalogueEntry, 0, len(fs)+len(datasetCatalogue))
 	for i := range fs {
 		f := &fs[i]

@@ -43,7 +43,9 @@ type LogConfig struct {
 	// WitnessName names the simulated witness ("" is DefaultWitnessName);
 	// its key is derived from the simulation's seed.
 	WitnessName string
-	// Window is the rounds per publication window; 0 is 100.
+	// Window is the rounds per publication window; 0 is 100 with a log
+	// fault, otherwise 100 or a thousandth of the rounds, whichever is
+	// more (a thousand timed checkpoints at most).
 	Window int64
 	// KeptCheckpoint, if not "", is where to write a checkpoint of the log
 	// as an auditor kept it half-way (at half of the entries): with the
@@ -313,12 +315,20 @@ func (s *Simulator) WriteCommitLog(ctx context.Context) (*LogResult, error) {
 	// The witness cosigns the checkpoint at the end of each window's
 	// publication, one second before the window's first round (after the
 	// last round for entries published after it).
-	var size uint64
+	rf := compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+	cr := rf.NewEmptyRange(0)
 	for i := 0; i < len(pubs); {
 		w := pubs[i].window
 		for i < len(pubs) && pubs[i].window == w {
+			h := commitlog.LeafHash(entries[i])
+			if err := cr.Append(h[:], nil); err != nil {
+				return nil, err
+			}
 			i++
-			size++
+		}
+		root, err := cr.GetRootHash(nil)
+		if err != nil {
+			return nil, err
 		}
 		at := time.Time{}
 		if int(w) < len(b.windows) {
@@ -327,7 +337,7 @@ func (s *Simulator) WriteCommitLog(ctx context.Context) (*LogResult, error) {
 			at = b.windows[len(b.windows)-1].Add(time.Duration(cfg.Window+1) * s.step)
 		}
 		wit.at = at
-		n, err := signCheckpoint(cfg.Origin, key, wit, size, rootOf(entries, size))
+		n, err := signCheckpoint(cfg.Origin, key, wit, cr.End(), root)
 		if err != nil {
 			return nil, err
 		}

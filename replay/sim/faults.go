@@ -203,12 +203,22 @@ var logFaults = []*Fault{
 		Description: "Needs a commitment log. An auditor kept the log's checkpoint at half its entries (written beside the log, DIR.kept-checkpoint, or --log-kept-checkpoint); the operator then rewrote the log's first entry (another operator id) and signed the rewritten log. A replay given the kept checkpoint (--log-checkpoint) reports the log once, with no round; any rate applies it once."},
 }
 
-// Faults returns the fault catalogue, sorted by name.
-func Faults() []Fault {
-	out := make([]Fault, len(catalogue))
-	for i, f := range catalogue {
-		out[i] = *f
-		out[i].Games = slices.Clone(f.Games)
+// Faults returns the round and session faults of the catalogue, sorted by
+// name; [LogFaults] the commitment log's.
+func Faults() []Fault { return faultsOf(func(f *Fault) bool { return f.kind != logFault }) }
+
+// LogFaults returns the faults of the commitment log (they need
+// [Config.Log]), sorted by name.
+func LogFaults() []Fault { return faultsOf(func(f *Fault) bool { return f.kind == logFault }) }
+
+func faultsOf(keep func(*Fault) bool) []Fault {
+	var out []Fault
+	for _, f := range catalogue {
+		if keep(f) {
+			g := *f
+			g.Games = slices.Clone(f.Games)
+			out = append(out, g)
+		}
 	}
 	return out
 }

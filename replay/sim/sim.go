@@ -283,15 +283,21 @@ func New(cfg Config) (*Simulator, error) {
 		if c.WitnessName == "" {
 			c.WitnessName = DefaultWitnessName
 		}
-		if c.Window <= 0 {
-			c.Window = 100
-		}
-		s.clog = &logBuilder{cfg: c, seen: map[[32]byte]bool{}}
+		s.clog = &logBuilder{seen: map[[32]byte]bool{}}
 		for _, fr := range cfg.Faults {
 			if f, _ := lookupFault(fr.Name); f.kind == logFault {
 				s.clog.faults = append(s.clog.faults, &activeFault{Fault: f, rate: fr.Rate})
 			}
 		}
+		if c.Window <= 0 {
+			// A late entry moves one window on: a window holds at most
+			// one session of a stream (100 rounds) when faults apply.
+			c.Window = 100
+			if len(s.clog.faults) == 0 {
+				c.Window = max(100, cfg.Rounds/1000)
+			}
+		}
+		s.clog.cfg = c
 	}
 	q := p.Clone()
 	q.Version++
