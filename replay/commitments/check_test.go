@@ -132,7 +132,7 @@ func TestCommitmentsOrder(t *testing.T) {
 		session("t1", "p2", "b0", "r2"),
 		session("t1", "p1", "a3", "r3"), // skips a2
 		session("t1", "p1", "a2", "r4"), // back to a2
-		X
+		session("t1", "p1", "a4", "r5"), // not the next after a2 (a3, used earlier, is)
 		session("t1", "p2", "b1", "r6"),
 		session("t1", "p1", "zz", "r7"), // not logged
 	})
