@@ -43,3 +43,17 @@ func BenchmarkReplayCommitLog(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadCommitLog reads and verifies the log of
+// BenchmarkReplayCommitLog alone.
+func BenchmarkLoadCommitLog(b *testing.B) {
+	_, res, _ := simulateLog(b, sim.Config{Game: round.CasinoHoldem, Rounds: 200_000, Seed: 3})
+	opts := logOptions(res, true)
+	b.ResetTimer()
+	for range b.N {
+		_, err := commitments.Load(context.Background(), opts)
+		require.NoError(b, err)
+	}
+	b.ReportMetric(float64(res.Timed), "timed-checkpoints")
+	b.ReportMetric(float64(res.Entries), "entries")
+}
