@@ -3,6 +3,7 @@ package replayer
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"strings"
 
 	"github.com/fairhold/fairhold/replay/audit"
 	"github.com/fairhold/fairhold/replay/commitments"
@@ -49,6 +50,22 @@ type sessionNotes struct {
 	unit int
 	last string
 	seen map[string]struct{}
+	// The texts the sessions hold (tables, players, schemes, ...), one
+	// copy each.
+	texts map[string]string
+}
+
+// text returns the worker's copy of s.
+func (n *sessionNotes) text(s string) string {
+	if t, ok := n.texts[s]; ok {
+		return t
+	}
+	if n.texts == nil {
+		n.texts = map[string]string{}
+	}
+	t := strings.Clone(s)
+	n.texts[t] = t
+	return t
 }
 
 // note adds r's session to ck when r is the unit's first round with its
@@ -72,7 +89,7 @@ func (n *sessionNotes) note(unit int, r *round.Round, t *audit.Trace, rec *round
 	if _, err := hex.Decode(key[:], []byte(c)); err != nil {
 		return
 	}
-	owned := string([]byte(c))
+	owned := strings.Clone(c)
 	n.seen[owned] = struct{}{}
 	n.last = owned
 	s := commitments.Session{Key: key, Chain: r.Fairness.ChainIndex > 0, Table: r.TableID, Scheme: r.Fairness.Scheme,
@@ -81,11 +98,9 @@ func (n *sessionNotes) note(unit int, r *round.Round, t *audit.Trace, rec *round
 	if r.Game == round.CasinoHoldem && len(r.Boxes) == 1 {
 		s.Player = r.Boxes[0].PlayerID
 	}
-	s.Table, s.Scheme, s.BeaconChain, s.Game, s.Currency, s.Player = clone(s.Table), clone(s.Scheme), clone(s.BeaconChain), clone(s.Game), clone(s.Currency), clone(s.Player)
+	s.Table, s.Scheme, s.BeaconChain, s.Game, s.Currency, s.Player, s.File = n.text(s.Table), n.text(s.Scheme), n.text(s.BeaconChain), n.text(s.Game), n.text(s.Currency), n.text(s.Player), n.text(s.File)
 	ck.sessions = append(ck.sessions, s)
 }
-
-func clone(s string) string { return string([]byte(s)) }
 
 // sessionLedger keeps the sessions' first rounds over the whole replay.
 type sessionLedger struct {
