@@ -135,12 +135,17 @@ func Load(ctx context.Context, opts Options) (*Log, error) {
 			l.Problems = append(l.Problems, Problem{Code: "split-view", Field: "checkpoint",
 				Expected: fmt.Sprintf("a log of at least the %d entries of the checkpoint kept in %s", oc.Size, name),
 				Actual:   fmt.Sprintf("a log of %d entries", cp.Size), Detail: "the log shrank: it was rewritten"})
+		case !l.consistentFromTiles(ctx, r, oc, cp, name):
+			// Reported by consistentFromTiles.
 		case subtle.ConstantTimeCompare(roots[oc.Size], oc.Root[:]) != 1:
 			l.Problems = append(l.Problems, Problem{Code: "split-view", Field: "checkpoint",
 				Expected: fmt.Sprintf("the first %d entries hash to the root of the checkpoint kept in %s, %s", oc.Size, name, b64(oc.Root[:])),
 				Actual:   fmt.Sprintf("they hash to %s", b64(roots[oc.Size])),
 				Detail:   fmt.Sprintf("the log of %d entries is not an extension of the one the kept checkpoint signed: it was rewritten, or shown differently to different people", cp.Size)})
 		}
+	}
+	if len(l.Problems) > 0 && l.Problems[len(l.Problems)-1].Code == "invalid" {
+		return l, nil
 	}
 	tl, err := commitlog.LoadTimeline(ctx, r, cp, opts.Key, opts.Trust)
 	if err != nil {
@@ -153,6 +158,29 @@ func Load(ctx context.Context, opts Options) (*Log, error) {
 	l.Timeline = tl
 	l.Usable = true
 	return l, nil
+}
+
+// consistentFromTiles checks the consistency proof between the kept
+// checkpoint oc and cp, built from the log's tiles (docs/commitment-log.md
+// section 6), and reports whether it verifies; a proof that does not is a
+// split view, tiles that cannot be read make the log invalid.
+func (l *Log) consistentFromTiles(ctx context.Context, r *commitlog.Reader, oc, cp *commitlog.Checkpoint, name string) bool {
+	p, err := r.ConsistencyProof(ctx, oc.Size, cp)
+	if err == nil {
+		err = commitlog.VerifyConsistency(oc, cp, p)
+	}
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, commitlog.ErrVerification):
+		l.Problems = append(l.Problems, Problem{Code: "split-view", Field: "checkpoint",
+			Expected: fmt.Sprintf("a consistency proof from the log's tiles between the checkpoint kept in %s (%d entries) and the log's (%d)", name, oc.Size, cp.Size),
+			Actual:   err.Error(),
+			Detail:   fmt.Sprintf("the log of %d entries is not an extension of the one the kept checkpoint signed: it was rewritten, or shown differently to different people", cp.Size)})
+	default:
+		l.invalid("tile", "the tiles of a consistency proof", err.Error(), "")
+	}
+	return false
 }
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
