@@ -86,146 +86,165 @@ func (l *Log) LogFindings() []finding.Finding {
 
 func fmtMicros(us int64) string { return time.UnixMicro(us).UTC().Format(time.RFC3339Nano) }
 
-// Check checks the sessions, in input order, against the log. It is not
-// to be called on a log that is not Usable.
+// Check checks the sessions, in input order, against the log: [Log.NewChecker]
+// fed every session, then [Checker.Finish]. It is not to be called on a
+// log that is not Usable.
 func (l *Log) Check(sessions []Session) Result {
-	var res Result
-	tables := map[string]*TableCommitments{}
-	table := func(name string) *TableCommitments {
-		t := tables[name]
-		if t == nil {
-			t = &TableCommitments{Table: name}
-			tables[name] = t
-		}
-		return t
-	}
-	for i := range l.entries {
-		table(l.entries[i].table).Published++
-	}
-	// The entries each stream used, in session order, with the session.
-	type use struct {
-		e *entry
-		s *Session
-	}
-	uses := map[streamKey][]use{}
-	var streamOrder []streamKey
-	untimed := int64(0)
+	c := l.NewChecker()
+	var fs []finding.Finding
 	for i := range sessions {
-		s := &sessions[i]
-		t := table(s.Table)
-		t.Sessions++
-		at := func(code finding.Code, field, expected, actual, detail string) {
-			f := finding.Finding{Code: code, Severity: finding.SeverityOf(code), RoundID: s.RoundID, File: s.File, Row: s.Row,
-				Field: field, Expected: expected, Actual: actual, Detail: detail, PlayerID: s.Player}
-			tm := ""
-			if s.TimeOK {
-				tm = fmtMicros(s.Time)
-			}
-			f.SetRound(tm, s.Table, s.Game, s.Currency)
-			res.Findings = append(res.Findings, f)
-		}
-		k, ok := l.byKey[s.Key]
-		what := "commitment"
-		if s.Chain {
-			what = "chain anchor"
-		}
-		if !ok {
-			at(finding.CommitmentUnlogged, "fairness.commitment",
-				fmt.Sprintf("an entry of the log of %d entries with this %s", l.Checkpoint.Size, what), "none",
-				what+" "+shortHex(s.Key[:]))
-			continue
-		}
-		e := &l.entries[k]
-		t.Logged++
-		ref := fmt.Sprintf("(log entry %d)", e.index)
-		bound := true
-		mis := func(field, expected, actual string) {
-			bound = false
-			at(finding.CommitmentMisbound, "fairness.commitment", expected+" (the session's)", actual+" "+ref, field)
-		}
-		if e.table != s.Table {
-			mis("table", "table "+strconv.Quote(s.Table), "table "+strconv.Quote(e.table))
-		}
-		if e.player != s.Player {
-			mis("player", playerText(s.Player), playerText(e.player))
-		}
-		switch {
-		case e.chain != s.Chain:
-			mis("chain-anchor", kindText(s.Chain), kindText(e.chain))
-		case !s.Chain && e.firstNonce != s.FirstNonce:
-			mis("first-nonce", "first nonce "+strconv.FormatUint(s.FirstNonce, 10), "first nonce "+strconv.FormatUint(e.firstNonce, 10))
-		}
-		if e.scheme != s.Scheme {
-			mis("scheme", "scheme "+strconv.Quote(s.Scheme), "scheme "+strconv.Quote(e.scheme))
-		}
-		if e.beacon != s.BeaconChain || e.beaconRnd != s.BeaconRound {
-			mis("beacon", beaconText(s.BeaconChain, s.BeaconRound), beaconText(e.beacon, e.beaconRnd))
-		}
-		if op := l.opts.Operator; op != "" && e.operator != op {
-			mis("operator", "operator "+strconv.Quote(op)+" (the operator named by the auditor)", "operator "+strconv.Quote(e.operator))
-		}
+		fs = c.Session(&sessions[i], fs)
+	}
+	res := c.Finish()
+	res.Findings = fs
+	return res
+}
+
+// Checker checks seed sessions one at a time, in input order, against a
+// log: its memory is the log's entries and a few words per stream, not per
+// session.
+type Checker struct {
+	l        *Log
+	tables   map[string]*TableCommitments
+	streams  map[streamKey][]int32 // each stream's entries, ascending
+	last     map[streamKey]lastUse // each stream's last session's entry
+	unlogged map[[32]byte]struct{} // the commitments seen that are not in the log
+	untimed  int64
+}
+
+// lastUse is a stream's last session: its entry's position in the stream.
+type lastUse struct {
+	pos     int
+	index   uint64
+	roundID string
+}
+
+// NewChecker returns a Checker of sessions against l (Usable). It marks
+// the entries it finds used: a Log serves one Checker.
+func (l *Log) NewChecker() *Checker {
+	c := &Checker{l: l, tables: map[string]*TableCommitments{}, streams: l.streams(),
+		last: map[streamKey]lastUse{}, unlogged: map[[32]byte]struct{}{}}
+	for i := range l.entries {
+		c.table(l.entries[i].table).Published++
+	}
+	return c
+}
+
+func (c *Checker) table(name string) *TableCommitments {
+	t := c.tables[name]
+	if t == nil {
+		t = &TableCommitments{Table: name}
+		c.tables[name] = t
+	}
+	return t
+}
+
+// Session checks s, the first round in input order of a commitment not
+// seen before or seen again (a repeat is ignored: the replay's
+// SEED_REUSED covers a seed serving two sessions), and appends its
+// findings to out.
+func (c *Checker) Session(s *Session, out []finding.Finding) []finding.Finding {
+	l := c.l
+	at := func(code finding.Code, field, expected, actual, detail string) {
+		f := finding.Finding{Code: code, Severity: finding.SeverityOf(code), RoundID: s.RoundID, File: s.File, Row: s.Row,
+			Field: field, Expected: expected, Actual: actual, Detail: detail, PlayerID: s.Player}
+		tm := ""
 		if s.TimeOK {
-			if pub, ev, ok := l.Timeline.PublicBy(e.index); !ok {
-				untimed++
-				t.Untimed++
-			} else if !pub.Before(time.UnixMicro(s.Time)) {
-				at(finding.CommitmentPublishedLate, "fairness.commitment",
-					fmt.Sprintf("public before %s (the session's first round) %s", fmtMicros(s.Time), ref),
-					"public by "+pub.UTC().Format(time.RFC3339)+" ("+ev+")", "")
-			}
+			tm = fmtMicros(s.Time)
 		}
-		if e.used {
-			// A second session with one commitment: SEED_REUSED's
-			// business; it uses no entry of its own.
-			continue
+		f.SetRound(tm, s.Table, s.Game, s.Currency)
+		out = append(out, f)
+	}
+	k, ok := l.byKey[s.Key]
+	what := "commitment"
+	if s.Chain {
+		what = "chain anchor"
+	}
+	if !ok {
+		if _, seen := c.unlogged[s.Key]; seen {
+			return out
 		}
-		e.used = true
-		t.Used++
-		if bound {
-			sk := e.stream()
-			if _, seen := uses[sk]; !seen {
-				streamOrder = append(streamOrder, sk)
-			}
-			uses[sk] = append(uses[sk], use{e, s})
+		c.unlogged[s.Key] = struct{}{}
+		c.table(s.Table).Sessions++
+		at(finding.CommitmentUnlogged, "fairness.commitment",
+			fmt.Sprintf("an entry of the log of %d entries with this %s", l.Checkpoint.Size, what), "none",
+			what+" "+shortHex(s.Key[:]))
+		return out
+	}
+	e := &l.entries[k]
+	if e.used {
+		return out
+	}
+	e.used = true
+	t := c.table(s.Table)
+	t.Sessions++
+	t.Logged++
+	c.table(e.table).Used++
+	ref := fmt.Sprintf("(log entry %d)", e.index)
+	mis := func(field, expected, actual string) {
+		at(finding.CommitmentMisbound, "fairness.commitment", expected+" (the session's)", actual+" "+ref, field)
+	}
+	if e.table != s.Table {
+		mis("table", "table "+strconv.Quote(s.Table), "table "+strconv.Quote(e.table))
+	}
+	if e.player != s.Player {
+		mis("player", playerText(s.Player), playerText(e.player))
+	}
+	switch {
+	case e.chain != s.Chain:
+		mis("chain-anchor", kindText(s.Chain), kindText(e.chain))
+	case !s.Chain && e.firstNonce != s.FirstNonce:
+		mis("first-nonce", "first nonce "+strconv.FormatUint(s.FirstNonce, 10), "first nonce "+strconv.FormatUint(e.firstNonce, 10))
+	}
+	if e.scheme != s.Scheme {
+		mis("scheme", "scheme "+strconv.Quote(s.Scheme), "scheme "+strconv.Quote(e.scheme))
+	}
+	if e.beacon != s.BeaconChain || e.beaconRnd != s.BeaconRound {
+		mis("beacon", beaconText(s.BeaconChain, s.BeaconRound), beaconText(e.beacon, e.beaconRnd))
+	}
+	if op := l.opts.Operator; op != "" && e.operator != op {
+		mis("operator", "operator "+strconv.Quote(op)+" (the operator named by the auditor)", "operator "+strconv.Quote(e.operator))
+	}
+	if s.TimeOK {
+		if pub, ev, ok := l.Timeline.PublicBy(e.index); !ok {
+			c.untimed++
+			t.Untimed++
+		} else if !pub.Before(time.UnixMicro(s.Time)) {
+			at(finding.CommitmentPublishedLate, "fairness.commitment",
+				fmt.Sprintf("public before %s (the session's first round) %s", fmtMicros(s.Time), ref),
+				"public by "+pub.UTC().Format(time.RFC3339)+" ("+ev+")", "")
 		}
 	}
 	// Order: each stream's sessions use its entries one after another.
-	streams := l.streams()
-	for _, sk := range streamOrder {
-		idx := streams[sk] // entry positions, ascending
-		pos := func(e *entry) int {
-			p, _ := slices.BinarySearchFunc(idx, e.index, func(i int32, x uint64) int { return cmp.Compare(l.entries[i].index, x) })
-			return p
-		}
-		us := uses[sk]
-		for j := 1; j < len(us); j++ {
-			prev, cur := pos(us[j-1].e), pos(us[j].e)
-			if cur == prev+1 {
-				continue
-			}
-			s := us[j].s
-			next := l.entries[idx[min(prev+1, len(idx)-1)]].index
-			actual := fmt.Sprintf("log entry %d", us[j].e.index)
-			switch {
-			case cur < prev:
-				actual += fmt.Sprintf(" (published %d entries of the stream before the previous session's)", prev-cur)
-			default:
-				actual += fmt.Sprintf(" (%d published commitment(s) of the stream skipped)", cur-prev-1)
-			}
-			f := finding.Finding{Code: finding.CommitmentOutOfOrder, Severity: finding.SeverityOf(finding.CommitmentOutOfOrder),
-				RoundID: s.RoundID, File: s.File, Row: s.Row, Field: "fairness.commitment",
-				Expected: fmt.Sprintf("log entry %d (the stream's next after entry %d, used from round %s)", next, us[j-1].e.index, us[j-1].s.RoundID),
-				Actual:   actual, Detail: streamText(sk), PlayerID: s.Player}
-			tm := ""
-			if s.TimeOK {
-				tm = fmtMicros(s.Time)
-			}
-			f.SetRound(tm, s.Table, s.Game, s.Currency)
-			res.Findings = append(res.Findings, f)
-		}
+	// The entry's stream, whatever the session's binding: a session
+	// misbound to another stream leaves its own stream's order alone.
+	sk := e.stream()
+	idx := c.streams[sk]
+	pos, _ := slices.BinarySearchFunc(idx, e.index, func(i int32, x uint64) int { return cmp.Compare(l.entries[i].index, x) })
+	prev, seen := c.last[sk]
+	c.last[sk] = lastUse{pos, e.index, s.RoundID}
+	if !seen || pos == prev.pos+1 {
+		return out
 	}
+	next := l.entries[idx[min(prev.pos+1, len(idx)-1)]].index
+	actual := fmt.Sprintf("log entry %d", e.index)
+	if pos < prev.pos {
+		actual += fmt.Sprintf(" (published %d entries of the stream before the previous session's)", prev.pos-pos)
+	} else {
+		actual += fmt.Sprintf(" (%d published commitment(s) of the stream skipped)", pos-prev.pos-1)
+	}
+	at(finding.CommitmentOutOfOrder, "fairness.commitment",
+		fmt.Sprintf("log entry %d (the stream's next after entry %d, used from round %s)", next, prev.index, prev.roundID),
+		actual, streamText(sk))
+	return out
+}
+
+// Finish returns the tables' counts and the warnings.
+func (c *Checker) Finish() Result {
+	var res Result
+	l := c.l
 	// Skipped: unused entries between a stream's first and last used one.
-	for sk, idx := range streams {
+	for sk, idx := range c.streams {
 		lo, hi := -1, -1
 		for p, i := range idx {
 			if l.entries[i].used {
@@ -237,17 +256,17 @@ func (l *Log) Check(sessions []Session) Result {
 		}
 		for p := lo + 1; lo >= 0 && p < hi; p++ {
 			if !l.entries[idx[p]].used {
-				tables[sk.table].Skipped++
+				c.tables[sk.table].Skipped++
 			}
 		}
 	}
-	for _, t := range tables {
+	for _, t := range c.tables {
 		t.Unused = t.Published - t.Used
 		res.Tables = append(res.Tables, *t)
 	}
 	slices.SortFunc(res.Tables, func(a, b TableCommitments) int { return cmp.Compare(a.Table, b.Table) })
-	if untimed > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("commitment log: %d seed session(s) use a commitment no timed checkpoint covers (no witness cosignature or timestamp in the log's evidence/): that it was public before the session's first round was not checked", untimed))
+	if c.untimed > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("commitment log: %d seed session(s) use a commitment no timed checkpoint covers (no witness cosignature or timestamp in the log's evidence/): that it was public before the session's first round was not checked", c.untimed))
 	}
 	return res
 }

@@ -137,10 +137,10 @@ func TestCommitmentsOrder(t *testing.T) {
 		session("t1", "p1", "zz", "r7"), // not logged
 	})
 	assert.Equal(t, []got{
-		{finding.CommitmentUnlogged, "r7", "commitment " + shortHex(func() []byte { k := key32("zz"); return k[:] }())},
 		{finding.CommitmentOutOfOrder, "r3", `table "t1", player "p1"`},
 		{finding.CommitmentOutOfOrder, "r4", `table "t1", player "p1"`},
 		{finding.CommitmentOutOfOrder, "r5", `table "t1", player "p1"`},
+		{finding.CommitmentUnlogged, "r7", "commitment " + shortHex(func() []byte { k := key32("zz"); return k[:] }())},
 	}, hits(res.Findings))
 	require.Len(t, res.Tables, 1)
 	assert.Equal(t, TableCommitments{Table: "t1", Sessions: 7, Logged: 6, Published: 9, Used: 6, Unused: 3, Skipped: 0, Untimed: 6}, res.Tables[0])

@@ -14,9 +14,10 @@ import (
 
 // The commitment log (docs/replay.md, "Commitment log"). A worker notes,
 // per unit, the first round of each commitment (a chain's anchor) it
-// reads; the collector keeps, in input order, the first of each over the
-// whole replay: the seed sessions' first rounds. Once every round is in,
-// they are checked against the log (package commitments).
+// reads; the collector hands them, in input order, to the log's checker
+// (package commitments), which takes the first of each over the whole
+// replay, a seed session's first round, and checks it at once: the
+// findings go out with their chunk's, and no session is kept.
 
 // NotCheckedWithoutLog are the checks a replay without a commitment log
 // does not make (Summary.NotChecked).
@@ -102,27 +103,8 @@ func (n *sessionNotes) note(unit int, r *round.Round, t *audit.Trace, rec *round
 	ck.sessions = append(ck.sessions, s)
 }
 
-// sessionLedger keeps the sessions' first rounds over the whole replay.
-type sessionLedger struct {
-	seen     map[[32]byte]struct{}
-	sessions []commitments.Session
-}
-
-func (l *sessionLedger) take(ss []commitments.Session) {
-	if l.seen == nil {
-		l.seen = map[[32]byte]struct{}{}
-	}
-	for i := range ss {
-		if _, ok := l.seen[ss[i].Key]; ok {
-			continue
-		}
-		l.seen[ss[i].Key] = struct{}{}
-		l.sessions = append(l.sessions, ss[i])
-	}
-}
-
-// checkCommitments checks the sessions against the log and fills the
-// summary; it returns the findings.
+// checkCommitments fills the summary's commitment log part once every
+// session was checked (collector.take) and returns the log's own findings.
 func (c *collector) checkCommitments() []finding.Finding {
 	lg := c.opts.CommitLog
 	cs := &CommitmentLogSummary{Location: lg.Location(), KeptCheckpoints: lg.Kept(), Tables: []commitments.TableCommitments{}}
@@ -131,19 +113,20 @@ func (c *collector) checkCommitments() []finding.Finding {
 	if cp := lg.Checkpoint; cp != nil {
 		cs.Origin, cs.Size, cs.Root = cp.Origin, cp.Size, b64(cp.Root[:])
 	}
-	if !lg.Usable {
+	if c.commits == nil {
 		c.sum.Warn("commitment log: the log does not verify (COMMITMENT_LOG_INVALID): no seed session was checked against it")
 		c.sum.NotChecked = append(c.sum.NotChecked, NotCheckedWithoutLog[:3]...)
 		return fs
 	}
 	cs.TimedCheckpoints = lg.Timeline.Len()
-	res := lg.Check(c.sessions.sessions)
-	cs.Sessions = int64(len(c.sessions.sessions))
+	res := c.commits.Finish()
 	cs.Tables = res.Tables
+	for _, t := range res.Tables {
+		cs.Sessions += t.Sessions
+	}
 	for _, w := range res.Warnings {
 		c.sum.Warn(w)
 	}
-	fs = append(fs, res.Findings...)
 	sortFindings(fs)
 	return fs
 }

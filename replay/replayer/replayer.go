@@ -191,8 +191,9 @@ type collector struct {
 	// A merge that completes the shards' boundary state (bounds.go) has
 	// no Ledger: the chunks hold their shard's Ledger's findings.
 	plan *boundaryPlan
-	// The seed sessions' first rounds, with a commitment log.
-	sessions sessionLedger
+	// The checker of the seed sessions against the commitment log (nil
+	// without a usable one).
+	commits *commitments.Checker
 }
 
 // emit counts and writes findings in order.
@@ -212,8 +213,10 @@ func (c *collector) emit(fs []finding.Finding) error {
 func (c *collector) take(ck *chunk) error {
 	c.buf = append(c.buf[:0], ck.findings...)
 	c.check.observe(ck.traces)
-	if len(ck.sessions) > 0 {
-		c.sessions.take(ck.sessions)
+	if c.commits != nil {
+		for i := range ck.sessions {
+			c.buf = c.commits.Session(&ck.sessions[i], c.buf)
+		}
 	}
 	if c.ledger != nil {
 		c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
@@ -283,6 +286,9 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 		opts.Findings = check.findings()
 	}
 	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if lg := opts.CommitLog; lg != nil && lg.Usable && sw == nil {
+		col.commits = lg.NewChecker()
+	}
 	if sw != nil {
 		sw.bounds = newShardBounds()
 	}
