@@ -155,7 +155,7 @@ func (c *Checker) Session(s *Session, out []finding.Finding) []finding.Finding {
 		f.SetRound(tm, s.Table, s.Game, s.Currency)
 		out = append(out, f)
 	}
-	k, ok := l.byKey[s.Key]
+	k, ok := l.find(s.Key)
 	what := "commitment"
 	if s.Chain {
 		what = "chain anchor"

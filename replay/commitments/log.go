@@ -13,12 +13,15 @@
 package commitments
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/transparency-dev/merkle/compact"
@@ -55,19 +58,21 @@ type Options struct {
 	Old []OldCheckpoint
 }
 
-// entry is what the check keeps of one log entry.
+// entry is what the check keeps of one log entry: 80 bytes, its texts
+// shared with the other entries of its stream.
 type entry struct {
+	*binding
 	index      uint64
 	key        [32]byte // the commitment or the chain anchor
-	chain      bool
 	firstNonce uint64
-	operator   string
-	table      string
-	player     string
-	scheme     string
-	beacon     string
 	beaconRnd  uint64
+	chain      bool
 	used       bool
+}
+
+// binding is the texts an entry binds its commitment to.
+type binding struct {
+	operator, table, player, scheme, beacon string
 }
 
 // Problem is something wrong with the log as a whole (its checkpoint, its
@@ -86,7 +91,7 @@ type Log struct {
 	Checkpoint *commitlog.Checkpoint
 	Timeline   *commitlog.Timeline
 	entries    []entry
-	byKey      map[[32]byte]int32 // the first entry of each commitment
+	byKey      []int32 // the entries' positions by commitment, then index
 	opts       Options
 	// Problems are the log's own problems; while one of kind "invalid" is
 	// present, Usable is false and no session is checked against it.
@@ -106,7 +111,7 @@ func Load(ctx context.Context, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{opts: opts, byKey: map[[32]byte]int32{}}
+	l := &Log{opts: opts}
 	cp, err := r.Checkpoint(ctx, opts.Origin, opts.Key)
 	if err != nil {
 		if errors.Is(err, commitlog.ErrVerification) {
@@ -216,14 +221,7 @@ func (l *Log) readEntries(ctx context.Context, r *commitlog.Reader, cp *commitlo
 		roots[0] = rfc6962.DefaultHasher.EmptyRoot()
 	}
 	l.entries = make([]entry, 0, cp.Size)
-	interned := map[string]string{}
-	intern := func(s string) string {
-		if v, ok := interned[s]; ok {
-			return v
-		}
-		interned[s] = s
-		return s
-	}
+	bindings := map[binding]*binding{}
 	bundles := (cp.Size + layout.EntryBundleWidth - 1) / layout.EntryBundleWidth
 	for b := uint64(0); b < bundles; b++ {
 		eb, err := client.GetEntryBundle(ctx, r.ReadEntryBundle, b, cp.Size)
@@ -254,19 +252,28 @@ func (l *Log) readEntries(ctx context.Context, r *commitlog.Reader, cp *commitlo
 				l.invalid(fmt.Sprintf("entry %d", idx), "the canonical encoding of a commitment log entry", err.Error(), "")
 				continue
 			}
-			x := entry{index: idx, operator: intern(e.Operator), table: intern(e.Table), player: intern(e.Player),
-				scheme: intern(e.Scheme), beacon: intern(e.BeaconChain), beaconRnd: e.BeaconRound}
+			bk := binding{e.Operator, e.Table, e.Player, e.Scheme, e.BeaconChain}
+			bd := bindings[bk]
+			if bd == nil {
+				bd = &bk
+				bindings[bk] = bd
+			}
+			x := entry{binding: bd, index: idx, beaconRnd: e.BeaconRound}
 			if e.ChainAnchor != nil {
 				x.key, x.chain = *e.ChainAnchor, true
 			} else {
 				x.key, x.firstNonce = *e.Commitment, e.FirstNonce
 			}
-			if _, dup := l.byKey[x.key]; !dup {
-				l.byKey[x.key] = int32(len(l.entries))
-			}
 			l.entries = append(l.entries, x)
 		}
 	}
+	l.byKey = make([]int32, len(l.entries))
+	for i := range l.byKey {
+		l.byKey[i] = int32(i)
+	}
+	slices.SortFunc(l.byKey, func(a, b int32) int {
+		return cmp.Or(bytes.Compare(l.entries[a].key[:], l.entries[b].key[:]), cmp.Compare(a, b))
+	})
 	root, err := cr.GetRootHash(nil)
 	if err != nil {
 		l.invalid("tile/entries", "a tree of the entries", err.Error(), "")
@@ -281,6 +288,16 @@ func (l *Log) readEntries(ctx context.Context, r *commitlog.Reader, cp *commitlo
 		return nil, false
 	}
 	return roots, true
+}
+
+// find returns the position of the first entry (in log order) with the
+// commitment k.
+func (l *Log) find(k [32]byte) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(l.byKey, k, func(p int32, k [32]byte) int { return bytes.Compare(l.entries[p].key[:], k[:]) })
+	if !ok {
+		return 0, false
+	}
+	return l.byKey[i], true
 }
 
 // Entries returns the number of entries read.
