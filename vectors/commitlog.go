@@ -12,18 +12,20 @@ import (
 
 // Commitment log vectors (docs/commitment-log.md; format: README.md,
 // "Commitment log vectors"): entry encodings with their leaf hashes, and
-// small signed trees with inclusion and consistency proofs.
+// small signed trees with inclusion and consistency proofs, and checkpoints
+// cosigned by witnesses.
 
 //go:embed commitlog/*.json
 var commitlogFS embed.FS
 
-// CommitlogVector is one commitment log vector: Kind "entry" or "tree".
+// CommitlogVector is one commitment log vector: Kind "entry", "tree" or
+// "cosigned".
 type CommitlogVector struct {
 	File string `json:"-"`
 
 	ID          string `json:"id"`
 	Description string `json:"description"`
-	Kind        string `json:"kind"` // "entry" or "tree"
+	Kind        string `json:"kind"` // "entry", "tree" or "cosigned"
 
 	// Kind "entry": the bytes in hex; Expect "success" with LeafHash, or
 	// "malformed" naming Field, the field a decoder must reject.
@@ -35,6 +37,33 @@ type CommitlogVector struct {
 
 	// Kind "tree".
 	Tree *CommitlogTree `json:"tree,omitempty"`
+
+	// Kind "cosigned", with Expect "success" or "invalid".
+	Cosigned *CommitlogCosigned `json:"cosigned,omitempty"`
+}
+
+// CommitlogCosigned is a checkpoint with witness cosignatures
+// (docs/commitment-log.md section 10): the cosignatures of the trusted
+// witnesses a verifier must find, with their times, and the time a quorum
+// of them fixes. Expect "invalid": a trusted witness's cosignature does
+// not verify, and the whole note must be refused.
+type CommitlogCosigned struct {
+	Origin     string   `json:"origin"`
+	PublicKey  string   `json:"public_key"` // the log's Ed25519 key, hex
+	Checkpoint string   `json:"checkpoint"` // the signed note: the log's signature and cosignature lines
+	TextSHA256 string   `json:"text_sha256"`
+	Witnesses  []string `json:"witnesses"` // trusted witnesses' C2SP verifier keys
+	// Valid cosignatures of the trusted witnesses, earliest first
+	// (success only); lines by other keys are not listed.
+	Cosignatures []struct {
+		Witness string `json:"witness"`
+		Time    int64  `json:"time"` // seconds since the epoch
+	} `json:"cosignatures"`
+	// PublicBy per quorum: the quorum-th earliest time (success only).
+	PublicBy []struct {
+		Quorum int   `json:"quorum"`
+		Time   int64 `json:"time"`
+	} `json:"public_by"`
 }
 
 // CommitlogTree is a small log: its entries, its signed checkpoint, and
@@ -76,18 +105,25 @@ func ParseCommitlogVector(b []byte) (*CommitlogVector, error) {
 	}
 	switch v.Kind {
 	case "entry":
-		if v.EntryHex == "" || v.Tree != nil {
+		if v.EntryHex == "" || v.Tree != nil || v.Cosigned != nil {
 			return nil, fmt.Errorf("%s: an entry vector has entry_hex and no tree", v.ID)
 		}
 		if (v.Expect == "success") == (v.LeafHash == "") || (v.Expect == "malformed") == (v.Field == "") {
 			return nil, fmt.Errorf("%s: want expect success with leaf_hash, or malformed with field", v.ID)
 		}
 	case "tree":
-		if v.Tree == nil || v.EntryHex != "" {
+		if v.Tree == nil || v.EntryHex != "" || v.Cosigned != nil {
 			return nil, fmt.Errorf("%s: a tree vector has a tree and no entry_hex", v.ID)
 		}
+	case "cosigned":
+		if v.Cosigned == nil || v.EntryHex != "" || v.Tree != nil {
+			return nil, fmt.Errorf("%s: a cosigned vector has cosigned and no entry_hex or tree", v.ID)
+		}
+		if v.Expect != "success" && v.Expect != "invalid" {
+			return nil, fmt.Errorf("%s: want expect success or invalid", v.ID)
+		}
 	default:
-		return nil, fmt.Errorf("%s: kind %q, want entry or tree", v.ID, v.Kind)
+		return nil, fmt.Errorf("%s: kind %q, want entry, tree or cosigned", v.ID, v.Kind)
 	}
 	return &v, nil
 }

@@ -23,6 +23,8 @@ func TestCommitlogLoad(t *testing.T) {
 	assert.GreaterOrEqual(t, kinds["entry/success"], 4)
 	assert.GreaterOrEqual(t, kinds["entry/malformed"], 10)
 	assert.Equal(t, 1, kinds["tree/"])
+	assert.Equal(t, 1, kinds["cosigned/success"])
+	assert.GreaterOrEqual(t, kinds["cosigned/invalid"], 1)
 	_, err = ParseCommitlogVector([]byte(`{"id":"x","description":"d","kind":"entry","expect":"success","entry_hex":"00"}`))
 	assert.Error(t, err, "success without leaf_hash")
 	_, err = ParseCommitlogVector([]byte(`{"id":"x","description":"d","kind":"tree","extra":1}`))

@@ -29,11 +29,17 @@ func newCommitlogCmd() *cobra.Command {
 		Long: `Operators publish every seed commitment to an append-only transparency log: a
 C2SP tlog-tiles log (transparency-dev/tessera, POSIX driver) whose checkpoints
 are C2SP signed notes with an Ed25519 key (docs/commitment-log.md). Anyone can
-check an entry's inclusion from the tiles alone.`,
+check an entry's inclusion from the tiles alone.
+
+Witnesses the operator does not run cosign checkpoints (C2SP tlog-witness:
+commitlog witness) and RFC 3161 authorities time-stamp them (commitlog
+timestamp); the cosigned checkpoints and tokens are stored under the log's
+evidence/ and bound when each entry was public (commitlog evidence).`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newCommitlogAppendCmd(), newCommitlogCheckpointCmd(), newCommitlogProveCmd(),
-		newCommitlogVerifyInclusionCmd(), newCommitlogConsistencyCmd())
+		newCommitlogVerifyInclusionCmd(), newCommitlogConsistencyCmd(),
+		newCommitlogWitnessCmd(), newCommitlogTimestampCmd(), newCommitlogEvidenceCmd())
 	return cmd
 }
 

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	fnote "github.com/transparency-dev/formats/note"
+	"github.com/transparency-dev/tessera/client"
 	"golang.org/x/mod/sumdb/note"
 )
 
@@ -349,7 +349,7 @@ func LoadTimeline(ctx context.Context, r *Reader, latest *Checkpoint, pub ed2551
 			if quorum == 1 {
 				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by witness %s at %s", size, c.Witness, c.Time.Format(time.RFC3339))
 			} else {
-				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by %d of %d trusted witnesses by %s (the %d-th: %s)", size, quorum, len(vs), c.Time.Format(time.RFC3339), quorum, c.Witness)
+				tc.Evidence = fmt.Sprintf("checkpoint of size %d cosigned by %d of %d trusted witnesses by %s (the last of the %d: %s)", size, quorum, len(vs), c.Time.Format(time.RFC3339), quorum, c.Witness)
 			}
 		}
 		if trust.TSARoots != nil {
@@ -390,13 +390,45 @@ func consistentWithLatest(ctx context.Context, r *Reader, cp, latest *Checkpoint
 	if cp.Size == 0 {
 		return nil
 	}
-	p, err := r.ConsistencyProof(ctx, cp.Size, latest)
-	if err != nil {
-		var ne net.Error
-		if errors.Is(err, ErrVerification) || errors.As(err, &ne) || ctx.Err() != nil {
-			return err
+	// The proof is built from r's tiles; a tile it needs that is missing,
+	// or shorter than the hashes it must hold, is the log failing to prove
+	// (a verification failure); a network or server failure is not.
+	var tileErr error
+	fetch := func(ctx context.Context, level, index uint64, p uint8) ([]byte, error) {
+		b, err := r.ReadTile(ctx, level, index, p)
+		if err != nil && tileErr == nil {
+			tileErr = err
 		}
-		return verifyErr("no consistency proof from size %d to %d from the log's tiles: %v", cp.Size, latest.Size, err)
+		return b, err
+	}
+	pb, err := client.NewProofBuilder(ctx, latest.Size, fetch)
+	var p [][]byte
+	if err == nil {
+		p, err = pb.ConsistencyProof(ctx, cp.Size, latest.Size)
+	}
+	if err != nil {
+		if ctx.Err() == nil && (errors.Is(tileErr, fs.ErrNotExist) || errors.Is(tileErr, errTileTruncated)) {
+			return verifyErr("no consistency proof from size %d to %d from the log's tiles: %v", cp.Size, latest.Size, tileErr)
+		}
+		return err
 	}
 	return VerifyConsistency(cp, latest, p)
+}
+
+// CheckWitnessKey returns an error when vkey is not a witness verifier
+// key that [LoadTimeline] and [Cosign] accept.
+func CheckWitnessKey(vkey string) error {
+	_, _, err := Trust{Witnesses: []string{vkey}}.witnessVerifiers()
+	return err
+}
+
+// Checkpoints returns the timeline's checkpoints by size ascending. Each
+// PublicBy is the earliest of its own and those of larger checkpoints
+// (an entry public in a larger checkpoint is public in it too), with the
+// matching Evidence.
+func (t *Timeline) Checkpoints() []TimedCheckpoint {
+	if t == nil {
+		return nil
+	}
+	return append([]TimedCheckpoint(nil), t.cps...)
 }

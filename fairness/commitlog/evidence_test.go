@@ -340,6 +340,11 @@ func TestLoadTimelineHostile(t *testing.T) {
 			require.NoError(t, os.WriteFile(tile, raw[:len(raw)-40], 0o644))
 			return cp2
 		}, "truncated"},
+		{"missing tile", func(t *testing.T, dir string, cp1, cp2 *Checkpoint) *Checkpoint {
+			require.NoError(t, WriteEvidence(dir, cosign(t, cp1.Raw, w1), nil))
+			require.NoError(t, os.Remove(filepath.Join(dir, filepath.FromSlash(layout.TilePath(0, 0, 7)))))
+			return cp2
+		}, "no consistency proof from size 3 to 7"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -353,4 +358,27 @@ func TestLoadTimelineHostile(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// TestLoadTimelineServerError: a server failing to serve a tile is an
+// error, not a verification failure (the evidence is not shown false).
+func TestLoadTimelineServerError(t *testing.T) {
+	dir, _, cp1, cp2 := buildLog(t, 3, 4)
+	w1 := newTestCosigner("w1.example/w", t0)
+	require.NoError(t, WriteEvidence(dir, cosign(t, cp1.Raw, w1), nil))
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/tile/") {
+			http.Error(w, "overloaded", http.StatusServiceUnavailable)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	r, err := Open(srv.URL, srv.Client())
+	require.NoError(t, err)
+	_, err = LoadTimeline(context.Background(), r, cp2, pub(testKey("log")), Trust{Witnesses: []string{w1.vkey()}})
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, ErrVerification), "%v", err)
+	assert.Contains(t, err.Error(), "503")
 }

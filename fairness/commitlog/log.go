@@ -306,6 +306,10 @@ func (r *Reader) partialOrFull(ctx context.Context, pathOf func(uint8) string, p
 	return b, err
 }
 
+// errTileTruncated is wrapped by the error of a tile shorter than the
+// hashes it must hold.
+var errTileTruncated = errors.New("truncated or corrupt")
+
 // ReadTile reads a hash tile (client.TileFetcherFunc).
 func (r *Reader) ReadTile(ctx context.Context, level, index uint64, p uint8) ([]byte, error) {
 	b, err := r.partialOrFull(ctx, func(p uint8) string { return layout.TilePath(level, index, p) }, p, maxTile)
@@ -318,7 +322,7 @@ func (r *Reader) ReadTile(ctx context.Context, level, index uint64, p uint8) ([]
 	}
 	// A partial request may be served by the full tile, which is longer.
 	if len(b) < want || len(b)%32 != 0 {
-		return nil, fmt.Errorf("tile level %d index %d (%s): %d bytes, want %d (%d hashes): truncated or corrupt", level, index, layout.TilePath(level, index, p), len(b), want, want/32)
+		return nil, fmt.Errorf("tile level %d index %d (%s): %d bytes, want %d (%d hashes): %w", level, index, layout.TilePath(level, index, p), len(b), want, want/32, errTileTruncated)
 	}
 	return b, nil
 }

@@ -3,6 +3,7 @@ package commitlog
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -114,6 +116,47 @@ func genVectors(t *testing.T) map[string][]byte {
 			"checkpoint": string(cp.Raw), "inclusion": inc,
 			"consistency": []cons{{r1.Checkpoint.Size, hex.EncodeToString(r1.Checkpoint.Root[:]), string(r1.Checkpoint.Raw), hexes(cproof)}},
 		}}, "tree-7")
+
+	// The size-7 checkpoint cosigned by two trusted witnesses and, earlier,
+	// by a stranger whose cosignature must not count; and the same with
+	// one trusted cosignature's time edited.
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	w1 := newTestCosigner("witness1.example/vectors", at.Add(2*time.Minute))
+	w2 := newTestCosigner("witness2.example/vectors", at.Add(5*time.Minute))
+	stranger := newTestCosigner("stranger.example/vectors", at)
+	cosigned := cosign(t, cp.Raw, stranger, w1, w2)
+	imprint, err := NoteImprint(cosigned)
+	require.NoError(t, err)
+	type cosig struct {
+		Witness string `json:"witness"`
+		Time    int64  `json:"time"`
+	}
+	type pubBy struct {
+		Quorum int   `json:"quorum"`
+		Time   int64 `json:"time"`
+	}
+	cosVector := func(id, desc, expect string, note []byte, cos []cosig, pb []pubBy) {
+		put(map[string]any{"id": id, "description": desc, "kind": "cosigned", "expect": expect,
+			"cosigned": map[string]any{"origin": cp.Origin, "public_key": hex.EncodeToString(pub(key)), "checkpoint": string(note),
+				"text_sha256": hex.EncodeToString(imprint[:]), "witnesses": []string{w1.vkey(), w2.vkey()},
+				"cosignatures": cos, "public_by": pb}}, id)
+	}
+	cosVector("cosigned-checkpoint", "tree-7's checkpoint cosigned (C2SP cosignature/v1) by two trusted witnesses and an untrusted one: the untrusted, earliest cosignature does not count", "success",
+		cosigned, []cosig{{w1.name, w1.at.Unix()}, {w2.name, w2.at.Unix()}}, []pubBy{{1, w1.at.Unix()}, {2, w2.at.Unix()}})
+	// w1's line: its timestamp (bytes 4..11 of the decoded signature) one second earlier.
+	lines := strings.Split(string(cosigned), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "— "+w1.name+" ") {
+			sig, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(l, "— "+w1.name+" "))
+			require.NoError(t, err)
+			sig[11]--
+			lines[i] = "— " + w1.name + " " + base64.StdEncoding.EncodeToString(sig)
+		}
+	}
+	edited := strings.Join(lines, "\n")
+	require.NotEqual(t, string(cosigned), edited)
+	cosVector("cosigned-bad-time", "a trusted witness's cosignature with its time moved one second earlier: the whole note must be refused", "invalid",
+		[]byte(edited), []cosig{}, []pubBy{})
 	return out
 }
 
@@ -168,6 +211,27 @@ func TestCommitlogVectors(t *testing.T) {
 				var fromJSON Entry
 				require.NoError(t, json.Unmarshal(v.Entry, &fromJSON))
 				assert.Equal(t, e, &fromJSON)
+			case "cosigned":
+				c := v.Cosigned
+				_, err := ParseCheckpoint([]byte(c.Checkpoint), c.Origin, unhex(t, c.PublicKey))
+				require.NoError(t, err)
+				imprint, err := NoteImprint([]byte(c.Checkpoint))
+				require.NoError(t, err)
+				assert.Equal(t, c.TextSHA256, hex.EncodeToString(imprint[:]))
+				cos, err := VerifyCosignatures([]byte(c.Checkpoint), c.Witnesses)
+				if v.Expect == "invalid" {
+					assert.True(t, errors.Is(err, ErrVerification), "%v", err)
+					return
+				}
+				require.NoError(t, err)
+				require.Len(t, cos, len(c.Cosignatures))
+				for i, want := range c.Cosignatures {
+					assert.Equal(t, want.Witness, cos[i].Witness)
+					assert.Equal(t, want.Time, cos[i].Time.Unix())
+				}
+				for _, pb := range c.PublicBy {
+					assert.Equal(t, pb.Time, cos[pb.Quorum-1].Time.Unix(), "quorum %d", pb.Quorum)
+				}
 			case "tree":
 				tr := v.Tree
 				cp, err := ParseCheckpoint([]byte(tr.Checkpoint), tr.Origin, unhex(t, tr.PublicKey))
