@@ -78,6 +78,16 @@ so is a manifest that cannot be read or, with --manifest-key, is not signed
 by that key. Without a manifest the summary warns that the dataset's
 completeness could not be checked.
 
+With --commitment-log LOG --log-key PUB.pem, every seed session (a server seed,
+or a hash chain) is checked against the operator's commitment log
+(docs/commitment-log.md): its commitment is in the log, bound to the session
+(table, player, first nonce, scheme, beacon), public before its first round by
+the cosignatures of the witnesses given (--witness-key, --witness-quorum) or the
+time-stamps of the TSAs given (--tsa-cert), and each table used its published
+commitments in order; the log must verify and extend every --log-checkpoint
+kept earlier (docs/replay.md, "Commitment log"). Without it, the summary's
+not_checked lists these checks. Not with --shard yet.
+
 A PATH may be an object-storage URL, s3://BUCKET/PREFIX, read by ranged
 requests with the credentials of the standard environment (AWS_ACCESS_KEY_ID,
 AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL, ...); an S3-compatible
@@ -102,6 +112,7 @@ input, 2 usage.`,
   fairhold replay day/ --findings findings.csv   # for a spreadsheet
   fairhold replay crypto-day/ --currency ETH:18 --currency SHIB:2
   fairhold replay day/ --manifest-key operator.pub.pem
+  fairhold replay day/ --commitment-log log/ --log-key log.pub.pem --witness-key witness.vkey --log-checkpoint kept.cp
   fairhold replay day/ --shard 0/4 --part-out part-0.fhpart   # then: fairhold merge part-*.fhpart`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
