@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,4 +142,46 @@ func logWarnings(s *Summary) []string {
 		}
 	}
 	return out
+}
+
+// TestDetectionMixedLogFaults: every round and session fault of a game and
+// every log fault in one log and its commitment log at once are reported
+// exactly: the log's findings neither hide the others nor add any.
+func TestDetectionMixedLogFaults(t *testing.T) {
+	for _, game := range logGames {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			cfg := sim.Config{Game: game, Rounds: 2 * logRounds(game), Seed: 13}
+			for _, f := range sim.Faults() {
+				if slices.Contains(f.Games, game) && f.Name != sim.FaultMaxPayoutIgnored && f.Name != sim.FaultVoidWins {
+					cfg.Faults = append(cfg.Faults, sim.FaultRate{Name: f.Name, Rate: 0.005})
+				}
+			}
+			for _, f := range sim.LogFaults() {
+				cfg.Faults = append(cfg.Faults, sim.FaultRate{Name: f.Name, Rate: 0.2})
+			}
+			dir, res, inj := simulateLog(t, cfg)
+			want := map[hit]bool{}
+			logged := map[finding.Code]bool{}
+			for _, in := range inj {
+				want[injectedHit(in)] = true
+				logged[in.Code] = true
+			}
+			n := 0
+			for _, f := range sim.LogFaults() {
+				if logged[f.Code] {
+					n++
+				}
+			}
+			assert.GreaterOrEqual(t, n, 2, "log faults injected (one a session at most, so not every one in a short log)")
+			_, fs := replayWithLog(t, dir, logOptions(res, true))
+			got := map[hit]bool{}
+			for _, x := range fs {
+				got[hit{x.RoundID, x.Code}] = true
+			}
+			assert.Empty(t, diffHits(want, got), "injected but not reported")
+			extra := diffHits(got, want)
+			assert.Empty(t, extra, "reported but not injected: %v", firstFindings(fs, extra))
+		})
+	}
 }
