@@ -33,10 +33,10 @@ func completeFrom(list func() []string, files bool) cobra.CompletionFunc {
 	}
 }
 
-// faultNames lists the simulator's faults, round and dataset.
+// faultNames lists the simulator's faults: round, session, log and dataset.
 func faultNames() []string {
 	var out []string
-	for _, f := range sim.Faults() {
+	for _, f := range append(sim.Faults(), sim.LogFaults()...) {
 		out = append(out, f.Name)
 	}
 	for _, f := range sim.DatasetFaults() {

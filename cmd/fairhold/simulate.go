@@ -42,6 +42,8 @@ type simulateOptions struct {
 	partRounds int64
 	optimal    string
 	key        string
+
+	commitLog, logKey, logOrigin string
 }
 
 func newSimulateCmd() *cobra.Command {
@@ -100,6 +102,9 @@ findings a replay must report.`,
 	f.IntVar(&o.rowGroup, "row-group", roundlog.DefaultRowGroupRounds, "rounds per Parquet row group at most (a row group also ends when a child table reaches 65,536 rows)")
 	f.Int64Var(&o.partRounds, "part-rounds", roundlog.DefaultFileRounds, "rounds per part at most (a Parquet part also ends at 256 row groups)")
 	f.StringVar(&o.key, "manifest-key", "", "sign the manifest with the Ed25519 private key in `PRIV.pem` (PEM PKCS #8), writing DIR/manifest.json.sig")
+	f.StringVar(&o.commitLog, "commitment-log", "", "publish the sessions' commitments to a commitment log in `LOGDIR`, with a simulated witness's cosigned checkpoints (LOGDIR/evidence/); writes LOGDIR.pub.pem (the log's key), LOGDIR.witness (the witness's verifier key) and LOGDIR.kept-checkpoint (the log at half its entries, as an auditor kept it)")
+	f.StringVar(&o.logKey, "log-key", "", "with --commitment-log: sign the log with the Ed25519 private key in `PRIV.pem` (default: a key derived from --seed, not a secret)")
+	f.StringVar(&o.logOrigin, "log-origin", "", "with --commitment-log: the log's origin (default "+sim.DefaultLogOrigin+")")
 	f.StringVar(&o.optimal, "optimal-strategy", "", "Casino Hold'em: a strategy `FILE` written by 'fairhold math --strategy-out' for the same profile; a quarter of the players follow it")
 	f.BoolVar(&o.listFaults, "list-faults", false, "list the fault catalogue and exit")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
@@ -124,6 +129,19 @@ type simulateResult struct {
 	Signed    bool   `json:"signed"`
 	Faults    int    `json:"faults"`
 	FaultList string `json:"fault_list"`
+	// CommitmentLog is the commitment log written (--commitment-log).
+	CommitmentLog *simulatedLog `json:"commitment_log,omitempty"`
+}
+
+// simulatedLog is the commitment log of simulate --json.
+type simulatedLog struct {
+	Dir            string `json:"dir"`
+	Origin         string `json:"origin"`
+	Entries        int    `json:"entries"`
+	Timed          int    `json:"timed_checkpoints"`
+	PublicKey      string `json:"public_key"`
+	WitnessKey     string `json:"witness_key"`
+	KeptCheckpoint string `json:"kept_checkpoint"`
 }
 
 func listFaults(cmd *cobra.Command, asJSON bool) error {
@@ -175,6 +193,20 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 		}
 	}
 	cfg := sim.Config{Game: o.game, Rounds: o.rounds, Seed: o.seed, Players: o.players, Faults: faults}
+	switch {
+	case o.commitLog != "":
+		if err := checkOutputDir("--commitment-log", o.commitLog); err != nil {
+			return err
+		}
+		cfg.Log = &sim.LogConfig{Dir: o.commitLog, Origin: o.logOrigin, KeptCheckpoint: o.commitLog + ".kept-checkpoint"}
+		if o.logKey != "" {
+			if cfg.Log.Key, err = manifest.LoadPrivateKey(o.logKey); err != nil {
+				return usageError(fmt.Errorf("--log-key: %w", err))
+			}
+		}
+	case o.logKey != "" || o.logOrigin != "":
+		return usageErrorf("--log-key and --log-origin need --commitment-log LOGDIR")
+	}
 	if o.profile != "" {
 		p, err := profile.Load(o.profile)
 		if err != nil {
@@ -259,16 +291,41 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 	if err != nil {
 		return err
 	}
+	var logRes *sim.LogResult
+	if cfg.Log != nil {
+		quietTessera()
+		if logRes, err = s.WriteCommitLog(cmd.Context()); err != nil {
+			return fmt.Errorf("commitment log: %w", err)
+		}
+		pub, err := manifest.MarshalPublicKey(logRes.Public)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.commitLog+".pub.pem", pub, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.commitLog+".witness", []byte(logRes.WitnessKey+"\n"), 0o644); err != nil {
+			return err
+		}
+		for _, in := range logRes.Injections {
+			injected = append(injected, indexedInjection{-1, in})
+		}
+	}
 	n, err := writeFaultList(filepath.Join(o.out, faultsManifest), injected, df.removed, inj)
 	if err != nil {
 		return err
 	}
 	if o.asJSON {
-		return writeResult(cmd.OutOrStdout(), verdictOK, simulateResult{
+		res := simulateResult{
 			Game: o.game, Profile: s.Profile().Name, Rounds: o.rounds, Seed: o.seed, Format: o.format, Out: o.out,
 			Parts: len(m.Parts), Manifest: filepath.Join(o.out, manifest.FileName), Signed: key != nil,
 			Faults: n, FaultList: filepath.Join(o.out, faultsManifest),
-		})
+		}
+		if logRes != nil {
+			res.CommitmentLog = &simulatedLog{Dir: logRes.Dir, Origin: cmp.Or(o.logOrigin, sim.DefaultLogOrigin), Entries: logRes.Entries, Timed: logRes.Timed,
+				PublicKey: o.commitLog + ".pub.pem", WitnessKey: logRes.WitnessKey, KeptCheckpoint: logRes.KeptCheckpoint}
+		}
+		return writeResult(cmd.OutOrStdout(), verdictOK, res)
 	}
 	signed := ""
 	if key != nil {
@@ -280,6 +337,10 @@ func runSimulate(cmd *cobra.Command, o simulateOptions) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "simulated %d %s rounds into %s (%s, %s, seed %d, profile %s; manifest%s); %d faults injected, listed in %s\n",
 		o.rounds, o.game, o.out, o.format, parts, o.seed, s.Profile().Name, signed, n, filepath.Join(o.out, faultsManifest))
+	if logRes != nil {
+		fmt.Fprintf(cmd.OutOrStdout(), "commitment log %s: %d entries, %d timed checkpoints; key %s.pub.pem, witness %s.witness, kept checkpoint %s\n",
+			logRes.Dir, logRes.Entries, logRes.Timed, o.commitLog, o.commitLog, logRes.KeptCheckpoint)
+	}
 	return nil
 }
 

@@ -32,7 +32,7 @@ func TestSimulateListFaults(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &list))
 	assert.Equal(t, "ok", list.Verdict)
 	got := list.Faults
-	require.Len(t, got, len(sim.Faults())+len(sim.DatasetFaults()))
+	require.Len(t, got, len(sim.Faults())+len(sim.LogFaults())+len(sim.DatasetFaults()))
 	kinds := map[string]int{}
 	for _, f := range got {
 		kinds[f.Kind]++
@@ -45,6 +45,7 @@ func TestSimulateListFaults(t *testing.T) {
 	assert.Equal(t, len(sim.DatasetFaults()), kinds["dataset"])
 	assert.Positive(t, kinds["round"])
 	assert.Positive(t, kinds["session"])
+	assert.Equal(t, len(sim.LogFaults()), kinds["log"])
 	text, _, code := runCLI("simulate", "--list-faults")
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "tie-not-pushed -> TIE_NOT_PUSHED")

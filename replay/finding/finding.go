@@ -86,6 +86,18 @@ const (
 	ManifestInvalid Code = "MANIFEST_INVALID" // the manifest cannot be read, or its signature does not verify
 )
 
+// The commitment log: the seed sessions against the operator's
+// transparency log (docs/commitment-log.md; docs/replay.md "Commitment
+// log").
+const (
+	CommitmentUnlogged      Code = "COMMITMENT_UNLOGGED"       // a session's commitment (chain anchor) is not in the commitment log
+	CommitmentPublishedLate Code = "COMMITMENT_PUBLISHED_LATE" // the log's timed evidence shows the commitment public only after the session's first round
+	CommitmentMisbound      Code = "COMMITMENT_MISBOUND"       // the log entry binds the commitment to another table, player, nonce, scheme or beacon
+	CommitmentOutOfOrder    Code = "COMMITMENT_OUT_OF_ORDER"   // a session skipped its stream's next published commitment, or used one published before its predecessor's
+	CommitmentLogInvalid    Code = "COMMITMENT_LOG_INVALID"    // the commitment log's checkpoint, entries or evidence do not verify
+	CommitmentLogSplitView  Code = "COMMITMENT_LOG_SPLIT_VIEW" // the log is not an extension of a checkpoint an auditor kept: it was rewritten
+)
+
 // Double Hold'em.
 const (
 	DHBonusCardWrong    Code = "DH_BONUS_CARD_WRONG"    // automatic bonus card not chosen by the rule

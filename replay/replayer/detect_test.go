@@ -74,7 +74,7 @@ func TestDetectionGuarantee(t *testing.T) {
 	if testing.Short() {
 		rounds = 250
 	}
-	for _, f := range sim.Faults() {
+	for _, f := range append(sim.Faults(), sim.LogFaults()...) {
 		for _, game := range f.Games {
 			t.Run(f.Name+"/"+game, func(t *testing.T) {
 				t.Parallel()
@@ -110,7 +110,21 @@ func TestDetectionGuarantee(t *testing.T) {
 					p.Casino.Limits.MaxPayoutPerBox = 1000
 					cfg.Profile, declared = p, p
 				}
-				dir, inj := simulate(t, cfg)
+				var dir string
+				var inj []sim.Injection
+				var logRes *sim.LogResult
+				if f.Kind() == "log" {
+					// Per session: every one that fits, over enough
+					// rounds for a stream's second session.
+					cfg.Faults[0].Rate = 1
+					if f.Name == sim.FaultCommitmentUnlogged {
+						cfg.Faults[0].Rate = 0.5 // a log of no entry is no log
+					}
+					cfg.Rounds = logRounds(game)
+					dir, logRes, inj = simulateLog(t, cfg)
+				} else {
+					dir, inj = simulate(t, cfg)
+				}
 				require.NotEmpty(t, inj, "no %s injected in %d rounds", f.Name, rounds)
 				want := map[hit]bool{}
 				for _, in := range inj {
@@ -119,7 +133,12 @@ func TestDetectionGuarantee(t *testing.T) {
 					require.Contains(t, f.Codes(), in.Code)
 					want[injectedHit(in)] = true
 				}
-				_, fs := replayFindings(t, dir, declared)
+				var fs []finding.Finding
+				if logRes != nil {
+					_, fs = replayWithLog(t, dir, logOptions(logRes, true))
+				} else {
+					_, fs = replayFindings(t, dir, declared)
+				}
 				got := map[hit]bool{}
 				for _, x := range fs {
 					got[hit{x.RoundID, x.Code}] = true

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/fairhold/fairhold/replay/audit"
+	"github.com/fairhold/fairhold/replay/commitments"
 	"github.com/fairhold/fairhold/replay/currency"
 	"github.com/fairhold/fairhold/replay/finding"
 	"github.com/fairhold/fairhold/replay/roundlog"
@@ -72,6 +73,11 @@ type Options struct {
 	// ManifestKey, if not nil, is the key Run requires the manifests to
 	// be signed with.
 	ManifestKey ed25519.PublicKey
+	// CommitLog, if not nil, is the operator's commitment log
+	// ([commitments.Load]): every seed session is checked against it
+	// (commitlog.go). Without it the summary lists the checks not made
+	// (Summary.NotChecked). Not supported by a sharded replay.
+	CommitLog *commitments.Log
 }
 
 // Chunk sizes: a worker hands over its unit's results once they hold
@@ -104,6 +110,9 @@ type chunk struct {
 	// round i's are digests[digestOffs[i]:digestOffs[i+1]].
 	digests    [][16]byte
 	digestOffs []int32
+	// The first rounds of the commitments the unit shows for the first
+	// time (commitlog.go), with a commitment log only.
+	sessions []commitments.Session
 }
 
 // full reports whether the chunk is to be handed over before another
@@ -182,6 +191,9 @@ type collector struct {
 	// A merge that completes the shards' boundary state (bounds.go) has
 	// no Ledger: the chunks hold their shard's Ledger's findings.
 	plan *boundaryPlan
+	// The checker of the seed sessions against the commitment log (nil
+	// without a usable one).
+	commits *commitments.Checker
 }
 
 // emit counts and writes findings in order.
@@ -201,6 +213,11 @@ func (c *collector) emit(fs []finding.Finding) error {
 func (c *collector) take(ck *chunk) error {
 	c.buf = append(c.buf[:0], ck.findings...)
 	c.check.observe(ck.traces)
+	if c.commits != nil {
+		for i := range ck.sessions {
+			c.buf = c.commits.Session(&ck.sessions[i], c.buf)
+		}
+	}
 	if c.ledger != nil {
 		c.buf = c.ledger.ObserveAll(ck.traces, c.buf)
 	}
@@ -230,6 +247,13 @@ func (c *collector) finish() error {
 	}
 	if err := c.emit(c.sum.finish(c.opts.Currencies)); err != nil {
 		return err
+	}
+	if c.opts.CommitLog != nil {
+		if err := c.emit(c.checkCommitments()); err != nil {
+			return err
+		}
+	} else {
+		c.sum.NotChecked = append(c.sum.NotChecked, NotCheckedWithoutLog...)
 	}
 	return c.check.finish()
 }
@@ -262,6 +286,9 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 		opts.Findings = check.findings()
 	}
 	col := &collector{sum: sum, ledger: ledger, check: check, opts: &opts}
+	if lg := opts.CommitLog; lg != nil && lg.Usable && sw == nil {
+		col.commits = lg.NewChecker()
+	}
 	if sw != nil {
 		sw.bounds = newShardBounds()
 	}
@@ -305,8 +332,12 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 			if sw != nil {
 				enc = &audit.TraceEncoder{}
 			}
+			var notes *sessionNotes
+			if opts.CommitLog != nil && sw == nil {
+				notes = &sessionNotes{}
+			}
 			for i := range next {
-				checkUnit(ds, i, units[i], c, enc, results[i], free, freeTotals, done)
+				checkUnit(ds, i, units[i], c, enc, notes, results[i], free, freeTotals, done)
 			}
 		}()
 	}
@@ -398,7 +429,7 @@ func run(ds Dataset, opts Options, sw *shardWriter) (*Summary, error) {
 // chunks, the last one marked. Trace storage is taken from free when there
 // is some. It returns early, without sending the rest, once done is
 // closed.
-func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.TraceEncoder, out chan<- *chunk, free chan []audit.Trace, freeTotals chan *unitTotals, done <-chan struct{}) {
+func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.TraceEncoder, notes *sessionNotes, out chan<- *chunk, free chan []audit.Trace, freeTotals chan *unitTotals, done <-chan struct{}) {
 	left := u.Rounds // rounds not yet in a chunk, when known
 	newChunk := func() *chunk {
 		ck := &chunk{}
@@ -462,6 +493,9 @@ func checkUnit(ds Dataset, i int, u roundlog.Unit, c *audit.Checker, enc *audit.
 		nf := len(ck.findings)
 		ck.findings = c.Check(&rec.Round, audit.Source{File: rec.File, Row: rec.Row}, t, ck.findings)
 		t.OwnRoundID()
+		if notes != nil {
+			notes.note(i, &rec.Round, t, rec, ck)
+		}
 		ck.findings = ck.totals.add(&rec.Round, c.IfPlayed(), t, ck.findings, nf)
 		if enc != nil {
 			enc.Add(&rec.Round, t)

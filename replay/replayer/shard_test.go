@@ -232,7 +232,7 @@ func TestShardedMultiTable(t *testing.T) {
 				}
 				if faulty {
 					for _, f := range sim.Catalogue() {
-						if slices.Contains(f.Games, game) && f.Kind != "dataset" {
+						if slices.Contains(f.Games, game) && f.Kind != "dataset" && f.Kind != "log" {
 							cfg.Faults = append(cfg.Faults, sim.FaultRate{Name: f.Name, Rate: 0.004})
 						}
 					}
@@ -375,7 +375,7 @@ func TestTraceEncoding(t *testing.T) {
 	for _, game := range adversaryGames {
 		cfg := sim.Config{Game: game, Rounds: 400, Seed: 25, Players: 3}
 		for _, f := range sim.Catalogue() {
-			if slices.Contains(f.Games, game) && f.Kind != "dataset" {
+			if slices.Contains(f.Games, game) && f.Kind != "dataset" && f.Kind != "log" {
 				cfg.Faults = append(cfg.Faults, sim.FaultRate{Name: f.Name, Rate: 0.02})
 			}
 		}

@@ -71,6 +71,13 @@ type Summary struct {
 	// currency whose decimals are unknown): sorted, each once. They are
 	// not findings.
 	Warnings []string `json:"warnings,omitempty"`
+	// NotChecked lists checks the replay was not asked to make: without a
+	// commitment log (Options.CommitLog), the checks of the seed sessions
+	// against it (docs/replay.md, "Commitment log"). Unlike a warning, a
+	// check not asked for does not make a certificate incomplete, yet.
+	NotChecked []string `json:"not_checked,omitempty"`
+	// CommitmentLog is the commitment log's check, when one was given.
+	CommitmentLog *CommitmentLogSummary `json:"commitment_log,omitempty"`
 	// Seconds is the wall-clock time of the replay: the one field that
 	// differs from run to run.
 	Seconds float64 `json:"seconds"`

@@ -12,7 +12,9 @@ type CatalogueEntry struct {
 	// Name is the fault's name, as --faults takes it.
 	Name string `json:"name"`
 	// Kind is "round" (injected per round), "session" (per seed session or
-	// hash chain) or "dataset" (once, to the files, after the manifest).
+	// hash chain), "log" (to the commitment log, per session; needs
+	// --commitment-log) or "dataset" (once, to the files, after the
+	// manifest).
 	Kind string `json:"kind"`
 	// Games are the games the fault applies to.
 	Games []string `json:"games"`
@@ -23,9 +25,9 @@ type CatalogueEntry struct {
 }
 
 // Catalogue returns every fault: [Faults] (round and session faults),
-// then [DatasetFaults].
+// [LogFaults], then [DatasetFaults].
 func Catalogue() []CatalogueEntry {
-	fs := Faults()
+	fs := append(Faults(), LogFaults()...)
 	out := make([]CatalogueEntry, 0, len(fs)+len(datasetCatalogue))
 	for i := range fs {
 		f := &fs[i]

@@ -60,6 +60,7 @@ type faultKind uint8
 const (
 	roundFault   faultKind = iota // triggered per round, applied to the first round it fits
 	sessionFault                  // triggered per seed session or chain
+	logFault                      // applied to the commitment log (commitlog.go), per session
 )
 
 // Fault is one entry of the fault catalogue.
@@ -180,6 +181,7 @@ var catalogue = func() []*Fault {
 		{Name: FaultSeedRedealt, Games: seedGames, Code: finding.SeedReused, kind: roundFault,
 			Description: "A round is dealt with the owner's previous server seed (the player's, the table's), revealed since and left for a new seed: its next nonce, its commitment, and a fresh plausible revealed_at after the round. Requires the owner's second session: casino-holdem players start one every 100 of their rounds."},
 	}
+	fs = append(fs, logFaults...)
 	for _, f := range fs {
 		f.Finding = f.Code
 	}
@@ -187,12 +189,36 @@ var catalogue = func() []*Fault {
 	return fs
 }()
 
-// Faults returns the fault catalogue, sorted by name.
-func Faults() []Fault {
-	out := make([]Fault, len(catalogue))
-	for i, f := range catalogue {
-		out[i] = *f
-		out[i].Games = slices.Clone(f.Games)
+// logFaults are the faults of the commitment log (Config.Log).
+var logFaults = []*Fault{
+	{Name: FaultCommitmentPublishedLate, Games: allGames, Code: finding.CommitmentPublishedLate, kind: logFault,
+		Description: "Needs a commitment log (--commitment-log). The session's commitment (chain anchor) is published in the log one window later than honest: the witness's cosigned checkpoint that first covers it is after the session's first round, whatever committed_at says. The session's first round is flagged; rate is per session."},
+	{Name: FaultCommitmentFromPool, Games: allGames, Code: finding.CommitmentOutOfOrder, kind: logFault,
+		Description: "Needs a commitment log. The operator publishes one commitment more for the session's stream (table; player in the RNG game) just before the session's own, and the session deals with the later one: a choice from a pool of two. The session's first round is flagged; the stream's first session is never chosen (the replay cannot tell a pool from earlier use there); rate is per session."},
+	{Name: FaultCommitmentMisbound, Games: allGames, Code: finding.CommitmentMisbound, kind: logFault,
+		Description: "Needs a commitment log. The session's log entry binds its commitment to something else: another player (casino-holdem), another table (the live table's chain), another first nonce (double-holdem). The session's first round is flagged; rate is per session."},
+	{Name: FaultCommitmentUnlogged, Games: allGames, Code: finding.CommitmentUnlogged, kind: logFault,
+		Description: "Needs a commitment log. The session's commitment (chain anchor) is not published in the log at all. The session's first round is flagged; rate is per session."},
+	{Name: FaultLogSplitView, Games: allGames, Code: finding.CommitmentLogSplitView, kind: logFault, tableLevel: true,
+		Description: "Needs a commitment log. An auditor kept the log's checkpoint at half its entries (written beside the log, DIR.kept-checkpoint, or --log-kept-checkpoint); the operator then rewrote the log's first entry (another operator id) and signed the rewritten log. A replay given the kept checkpoint (--log-checkpoint) reports the log once, with no round; any rate applies it once."},
+}
+
+// Faults returns the round and session faults of the catalogue, sorted by
+// name; [LogFaults] the commitment log's.
+func Faults() []Fault { return faultsOf(func(f *Fault) bool { return f.kind != logFault }) }
+
+// LogFaults returns the faults of the commitment log (they need
+// [Config.Log]), sorted by name.
+func LogFaults() []Fault { return faultsOf(func(f *Fault) bool { return f.kind == logFault }) }
+
+func faultsOf(keep func(*Fault) bool) []Fault {
+	var out []Fault
+	for _, f := range catalogue {
+		if keep(f) {
+			g := *f
+			g.Games = slices.Clone(f.Games)
+			out = append(out, g)
+		}
 	}
 	return out
 }
@@ -259,17 +285,21 @@ func (s *Simulator) applied(r *round.Round, f *activeFault) {
 	s.inject(r, f.Fault)
 }
 
-// TableLevel reports whether the fault's finding names a table rather
-// than a round (VOID_BIAS): its injections carry the round the fault was
+// TableLevel reports whether the fault's finding names a table, or the
+// commitment log, rather than a round (VOID_BIAS, COMMITMENT_LOG_SPLIT_VIEW): its injections carry the round the fault was
 // applied to and the table, and the replay reports the table once, with
 // no round id.
 func (f *Fault) TableLevel() bool { return f.tableLevel }
 
 // Kind is "round" for a fault triggered per round, "session" for one
-// triggered per seed session or hash chain.
+// triggered per seed session or hash chain, "log" for one applied to the
+// commitment log ([Config.Log]; per session, log-split-view once).
 func (f *Fault) Kind() string {
-	if f.kind == sessionFault {
+	switch f.kind {
+	case sessionFault:
 		return "session"
+	case logFault:
+		return "log"
 	}
 	return "round"
 }

@@ -87,6 +87,10 @@ type Config struct {
 	// players then follow it instead of the simple basic strategy. It must
 	// decide every (hole, flop) state.
 	Optimal CallPolicy
+	// Log, if not nil, makes the simulator publish the sessions'
+	// commitments to a commitment log ([Simulator.WriteCommitLog]); the
+	// log faults need it.
+	Log *LogConfig
 }
 
 // CallPolicy decides a Casino Hold'em box after the flop. Call reports
@@ -175,6 +179,7 @@ type Simulator struct {
 	dropping  *activeFault
 	logged    bool          // a round was returned
 	sessions  int64         // seed sessions and chains opened
+	clog      *logBuilder   // the commitment log's sessions (Config.Log)
 	prevTable *tableSession // double-holdem: the table's session before table2
 	altHash   string        // profile-switched: the hash of another version of the profile
 	newPlayer bool          // a player of the round plays their first round
@@ -255,7 +260,44 @@ func New(cfg Config) (*Simulator, error) {
 		if !(fr.Rate > 0 && fr.Rate <= 1) {
 			return nil, fmt.Errorf("%w: fault %q: rate %v: want 0 < rate <= 1", ErrConfig, fr.Name, fr.Rate)
 		}
-		s.faults = append(s.faults, &activeFault{Fault: f, rate: fr.Rate})
+		af := &activeFault{Fault: f, rate: fr.Rate}
+		if f.kind == logFault {
+			if cfg.Log == nil {
+				return nil, fmt.Errorf("%w: fault %q needs a commitment log (--commitment-log)", ErrConfig, fr.Name)
+			}
+			continue
+		}
+		s.faults = append(s.faults, af)
+	}
+	if lc := cfg.Log; lc != nil {
+		c := *lc
+		if c.Dir == "" {
+			return nil, fmt.Errorf("%w: commitment log: no directory", ErrConfig)
+		}
+		if c.Origin == "" {
+			c.Origin = DefaultLogOrigin
+		}
+		if c.Operator == "" {
+			c.Operator = DefaultOperator
+		}
+		if c.WitnessName == "" {
+			c.WitnessName = DefaultWitnessName
+		}
+		s.clog = &logBuilder{seen: map[[32]byte]bool{}}
+		for _, fr := range cfg.Faults {
+			if f, _ := lookupFault(fr.Name); f.kind == logFault {
+				s.clog.faults = append(s.clog.faults, &activeFault{Fault: f, rate: fr.Rate})
+			}
+		}
+		if c.Window <= 0 {
+			// A late entry moves one window on: a window holds at most
+			// one session of a stream (100 rounds) when faults apply.
+			c.Window = 100
+			if len(s.clog.faults) == 0 {
+				c.Window = max(100, cfg.Rounds/1000)
+			}
+		}
+		s.clog.cfg = c
 	}
 	q := p.Clone()
 	q.Version++
@@ -285,6 +327,11 @@ func (s *Simulator) Next() (*round.Round, []Injection, error) {
 			return nil, nil, err
 		}
 		if r != nil {
+			if s.clog != nil {
+				if err := s.clog.observe(r); err != nil {
+					return nil, nil, fmt.Errorf("sim: round %s: %w", r.RoundID, err)
+				}
+			}
 			return r, s.inj, nil
 		}
 	}

@@ -507,7 +507,7 @@ func TestFaultsInjectWhatTheySay(t *testing.T) {
 	if testing.Short() {
 		n = 1500
 	}
-	for _, f := range Faults() {
+	for _, f := range Faults() { // the log's faults: TestCommitLogWritesWhatItSays
 		require.Contains(t, expectTags, f.Name, "every fault has an expectation")
 		for _, g := range f.Games {
 			t.Run(f.Name+"/"+g, func(t *testing.T) {
