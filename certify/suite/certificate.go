@@ -31,6 +31,7 @@ var Methods = map[string]string{
 	CheckReplay:       "re-deal of every logged round from its seeds (docs/fairness.md) and re-settlement under the rules profile, with the checks across rounds and against the manifests (docs/findings.md)",
 	CheckRTPObserved:  "exact expectation of each decision taken over its 1,070,190 completions; observed RTP of each bet type inside its interval, Bonferroni-corrected (docs/suite-format.md section 6)",
 	CheckRTPDecisions: "exact expectation of each decision taken over its 1,070,190 completions; two-sided test of the summed deviations of the returns (docs/suite-format.md section 6)",
+	CheckCommitments:  "each seed session's commitment looked up in the operator's C2SP tlog-tiles commitment log, its time of publication from C2SP tlog-cosignature witness cosignatures and RFC 3161 tokens (docs/commitment-log.md, docs/replay.md \"Commitment log\")",
 }
 
 // The limits of the evidence: plain sentences, each stated when the suite
@@ -47,6 +48,7 @@ var (
 		"A log names client seeds, not who chose them: a client seed the player never chose, or a rotation the player never asked for, is found only against the players' own records (ROTATION_RATE flags a table that rotates too often).",
 		"Balances are chained per player id: money taken across a change of player id is found only by reconciling the operator's wallet ledger.",
 	}
+	limitCommitments  = "The commitment log shows when a commitment was public by the evidence of the witnesses and time-stamping authorities the suite trusts, compared with the session's first round's logged time: not when the player's client seed was taken, nor that the player saw the commitment (the players' receipts show that)."
 	limitDoubleButton = "At Double Hold'em the button is as logged: the replay does not follow it from hand to hand."
 	limitStatistics   = "A statistical test bounds the bias it would miss; a pass does not prove the output random, and at the 99% level about one test in a hundred fails by chance (docs/statistics.md)."
 	limitSupplied     = "The decks and raw bytes tested are the ones the operator supplied: the report does not show that they came from the generator in service."
@@ -67,6 +69,9 @@ func (s *Suite) limits() []string {
 		if s.Game == profile.GameDoubleHoldem {
 			out = append(out, limitDoubleButton)
 		}
+	}
+	if has(CheckCommitments) {
+		out = append(out, limitCommitments)
 	}
 	if has(CheckStatsScheme, CheckStatsDecks, CheckStatsLog, CheckNISTRaw) {
 		out = append(out, limitStatistics)

@@ -27,6 +27,7 @@ const (
 	CheckReplay       = "replay"
 	CheckRTPObserved  = "rtp-observed"
 	CheckRTPDecisions = "rtp-decisions"
+	CheckCommitments  = "commitments"
 )
 
 // Default parameters.
@@ -98,6 +99,31 @@ type ReplayParams struct {
 	ManifestKey string `json:"manifest_key"`
 }
 
+// CommitmentsParams are the parameters of commitments. Paths are
+// relative to the suite file.
+type CommitmentsParams struct {
+	// Currencies declares currencies' decimals, as for replay.
+	Currencies map[string]int `json:"currencies"`
+	// Log is the operator's commitment log, a directory
+	// (docs/commitment-log.md); none: the requirement is not tested.
+	Log string `json:"commitment_log"`
+	// LogKey is the log's Ed25519 public key (PEM); required with Log.
+	LogKey string `json:"log_key"`
+	// Origin is the log's origin; default: the checkpoint's.
+	Origin string `json:"log_origin"`
+	// Operator, when set, is the operator id every entry used must name.
+	Operator string `json:"log_operator"`
+	// WitnessKeys are files each holding a trusted witness's C2SP verifier
+	// key; WitnessQuorum the cosignatures a checkpoint needs (default 1).
+	WitnessKeys   []string `json:"witness_keys"`
+	WitnessQuorum int      `json:"witness_quorum"`
+	// TSACerts are PEM files of trusted RFC 3161 authorities' roots.
+	TSACerts []string `json:"tsa_certs"`
+	// Kept are checkpoints of the log kept earlier: the log must be
+	// consistent with each.
+	Kept []string `json:"kept_checkpoints"`
+}
+
 // NoParams are the parameters of vectors: none.
 type NoParams struct{}
 
@@ -125,6 +151,7 @@ var checks = map[string]check{
 	CheckReplay:       {allGames, decodeParams(func() *ReplayParams { return &ReplayParams{} }, validReplay), checkReplay},
 	CheckRTPObserved:  {casinoGames, decodeParams(defaultAlpha, validAlpha), checkRTPObserved},
 	CheckRTPDecisions: {casinoGames, decodeParams(defaultAlpha, validAlpha), checkRTPDecisions},
+	CheckCommitments:  {allGames, decodeParams(func() *CommitmentsParams { return &CommitmentsParams{} }, validCommitments), checkCommitments},
 }
 
 // CheckNames returns the names of the checks, sorted.
@@ -219,6 +246,33 @@ func validMath(p *MathParams) error {
 		if slices.Contains(p.Strategies[:i], s) {
 			return &Error{Field: fmt.Sprintf("strategies[%d]", i), Err: fmt.Errorf("%q repeats an earlier strategy", s)}
 		}
+	}
+	return nil
+}
+
+func validCommitments(p *CommitmentsParams) error {
+	if _, err := currency.NewTable(p.Currencies); err != nil {
+		return &Error{Field: "currencies", Err: err}
+	}
+	if p.Log == "" {
+		if p.LogKey != "" || p.Origin != "" || p.Operator != "" || len(p.WitnessKeys) > 0 || p.WitnessQuorum != 0 || len(p.TSACerts) > 0 || len(p.Kept) > 0 {
+			return &Error{Field: "commitment_log", Err: fmt.Errorf("missing: the other parameters need it")}
+		}
+		return nil
+	}
+	if p.LogKey == "" {
+		return &Error{Field: "log_key", Err: fmt.Errorf("missing: the commitment log's public key (PEM) is required")}
+	}
+	paths := map[string][]string{"commitment_log": {p.Log}, "log_key": {p.LogKey}, "witness_keys": p.WitnessKeys, "tsa_certs": p.TSACerts, "kept_checkpoints": p.Kept}
+	for _, field := range []string{"commitment_log", "log_key", "witness_keys", "tsa_certs", "kept_checkpoints"} {
+		for _, q := range paths[field] {
+			if err := checkPath(q); err != nil {
+				return &Error{Field: field, Err: err}
+			}
+		}
+	}
+	if p.WitnessQuorum < 0 || p.WitnessQuorum > len(p.WitnessKeys) {
+		return &Error{Field: "witness_quorum", Err: fmt.Errorf("%d: want 0..%d (the witness keys given; 0 means 1)", p.WitnessQuorum, len(p.WitnessKeys))}
 	}
 	return nil
 }

@@ -316,6 +316,11 @@ func (e *env) hashArtefacts() ([]report.Subject, error) {
 				return nil, err
 			}
 		}
+		if cp, ok := r.params.(*CommitmentsParams); ok && cp.Log != "" {
+			if err := e.commitmentArtefacts(i, cp, single); err != nil {
+				return nil, err
+			}
+		}
 		if mp, ok := r.params.(*MathParams); ok && mp.BasicStrategy != "" && !slices.Contains(strategy.Names(), mp.BasicStrategy) {
 			if err := single("basic_strategy", fmt.Sprintf("requirements[%d].params.basic_strategy", i), mp.BasicStrategy); err != nil {
 				return nil, err
@@ -430,6 +435,52 @@ func (s *Suite) decodeParams() error {
 			return within(s.file, f+".params", err)
 		}
 		r.params = p
+	}
+	return nil
+}
+
+// commitmentArtefacts adds the files of requirement i's commitment log
+// (its checkpoint, tiles, entry bundles and evidence; not the writer's own
+// .state/) and its keys, certificates and kept checkpoints to the subjects.
+func (e *env) commitmentArtefacts(i int, cp *CommitmentsParams, single func(key, field, p string) error) error {
+	fsys := os.DirFS(e.s.dir)
+	field := fmt.Sprintf("requirements[%d].params.", i)
+	fi, err := fs.Stat(fsys, cp.Log)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return inputErr(e.s.file, field+"commitment_log", "%s: no such directory", cp.Log)
+	case err != nil:
+		return fmt.Errorf("failed to read %s: %w", e.path(cp.Log), err)
+	case !fi.IsDir():
+		return inputErr(e.s.file, field+"commitment_log", "%s: not a directory (a commitment log, docs/commitment-log.md)", cp.Log)
+	}
+	err = fs.WalkDir(fsys, cp.Log, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".state" {
+			return fs.SkipDir
+		}
+		if d.Type().IsRegular() {
+			e.names["commitment_log"] = append(e.names["commitment_log"], p)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", e.path(cp.Log), err)
+	}
+	if err := single("log_key", field+"log_key", cp.LogKey); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		key   string
+		paths []string
+	}{{"witness_keys", cp.WitnessKeys}, {"tsa_certs", cp.TSACerts}, {"kept_checkpoints", cp.Kept}} {
+		for j, p := range f.paths {
+			if err := single(f.key, fmt.Sprintf("%s%s[%d]", field, f.key, j), p); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
