@@ -39,11 +39,12 @@ func TestDemo(t *testing.T) {
 		assert.True(t, s.OK, "%s: %s", s.Command, s.Detail)
 		who[s.Who]++
 	}
-	// 3 clean + 3 faulty simulations, 1 with the dataset faults, 1 for the
-	// player's round, the engine's answers and the operator's key; 7
-	// replays and 2 report verifications; 2 player checks; selftest,
-	// vectors export, keys new and 2 certifications.
-	assert.Equal(t, map[string]int{"operator": 10, "regulator": 9, "player": 2, "lab": 5}, who)
+	// 3 clean + 3 faulty simulations, 1 with the dataset faults, 1 with
+	// the commitment log's faults, 1 for the player's round, the engine's
+	// answers and the operator's key; 8 replays and 2 report verifications;
+	// 2 player checks; selftest, vectors export, keys new and 2
+	// certifications.
+	assert.Equal(t, map[string]int{"operator": 11, "regulator": 10, "player": 2, "lab": 5}, who)
 
 	// The faulty replays found exactly what was injected, and something was.
 	faulty := 0
@@ -54,7 +55,8 @@ func TestDemo(t *testing.T) {
 			assert.NotContains(t, s.Detail, " 0 faults injected")
 		}
 	}
-	assert.Equal(t, 4, faulty)
+	assert.Equal(t, 5, faulty)
+	assert.FileExists(t, filepath.Join(out, "findings", "commitments-faulty.jsonl"))
 	for _, g := range []string{"casino-holdem", "live-casino-holdem", "double-holdem"} {
 		assert.FileExists(t, filepath.Join(out, "findings", g+"-faulty.jsonl"))
 		assert.FileExists(t, filepath.Join(out, "logs", g+"-faulty", faultsManifest))
