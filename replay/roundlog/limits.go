@@ -40,8 +40,9 @@ const sliceReadBuffer = 64 << 10
 // or not valid UTF-8 (docs/fairness.md section 4: a client seed that is
 // not is malformed, never repaired; no other text of the log may be
 // either, docs/log-format.md). It runs before validate, whose reasons
-// quote the values.
-func checkSizes(r *round.Round) badValue {
+// quote the values. checkUTF8 false skips the UTF-8 check: the Parquet
+// reader knows when the columns the texts come from hold ASCII only.
+func checkSizes(r *round.Round, checkUTF8 bool) badValue {
 	f := &r.Fairness
 	// One comparison for the usual round: the lengths' bitwise or is at
 	// least the longest of them. Free texts are checked for UTF-8 here;
@@ -49,7 +50,7 @@ func checkSizes(r *round.Round) badValue {
 	// games, schemes, chains, decisions) only for their length: each is
 	// parsed strictly where it is used, and a byte outside its form, UTF-8
 	// or not, is damage there.
-	var t textScan
+	t := textScan{check: checkUTF8}
 	t.add(r.RoundID)
 	t.size(r.Game)
 	t.add(r.TableID)
@@ -107,16 +108,17 @@ func checkSizes(r *round.Round) badValue {
 }
 
 // textScan gathers what checkSizes asks of every text: the bitwise or of
-// their lengths, and whether one is not valid UTF-8.
+// their lengths, and, while check, whether one is not valid UTF-8.
 type textScan struct {
 	or      int
+	check   bool // check UTF-8 (until a text fails)
 	invalid bool
 }
 
 func (t *textScan) add(s string) {
 	t.or |= len(s)
-	if !t.invalid && !utf8.ValidString(s) {
-		t.invalid = true
+	if t.check && !utf8.ValidString(s) {
+		t.invalid, t.check = true, false
 	}
 }
 
