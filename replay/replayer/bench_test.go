@@ -49,17 +49,21 @@ func benchData(b *testing.B) (string, []round.Round) {
 }
 
 // BenchmarkReplayParquet replays the Parquet dataset end to end with 2
-// workers; rounds/s is the figure of docs/replay.md.
+// workers; rounds/s is the figure of docs/replay.md, cpu-ms/op the
+// process's CPU time per replay (steadier than rounds/s on a shared
+// machine).
 func BenchmarkReplayParquet(b *testing.B) {
 	dir, _ := benchData(b)
 	cfg := config(b)
 	b.ResetTimer()
+	cpu := cpuTime()
 	for range b.N {
 		s, err := Run([]string{dir}, Options{Workers: 2, Config: cfg})
 		require.NoError(b, err)
 		require.Zero(b, s.FindingsTotal())
 	}
 	b.ReportMetric(float64(benchRounds)*float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // memDataset serves rounds held in memory in units of memUnit rounds: the
