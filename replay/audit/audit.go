@@ -71,6 +71,7 @@ type Config struct {
 
 // Checker checks single rounds. Make one per goroutine with [NewChecker].
 type Checker struct {
+	day dayCache // the date of the last round time parsed
 	cfg *Config
 
 	// What was computed once per server seed: its bytes, its SHA-256,
