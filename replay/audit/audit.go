@@ -71,6 +71,7 @@ type Config struct {
 
 // Checker checks single rounds. Make one per goroutine with [NewChecker].
 type Checker struct {
+	day dayCache // the date of the last round time parsed
 	cfg *Config
 
 	// What was computed once per server seed: its bytes, its SHA-256,
@@ -163,8 +164,15 @@ func (c *Checker) walletAt(r *round.Round, i int) (string, uint64) {
 		return "", 0
 	}
 	id := r.WalletIDs[i]
+	if ids := c.ids; ids != nil && ids.walletFP != 0 && ids.wallet == id {
+		return ids.wallet, ids.walletFP
+	}
 	fp := walletFingerprint(id)
-	return c.otherName(fp, id), fp
+	name := c.otherName(fp, id)
+	if c.ids != nil {
+		c.ids.wallet, c.ids.walletFP = name, fp
+	}
+	return name, fp
 }
 
 // otherName is playerName for a player other than the session's.

@@ -70,7 +70,7 @@ func (c *Checker) checkTimes(r *round.Round, t *Trace, e *emitter) {
 	f := &r.Fairness
 	var err error
 	c.committedAt = 0
-	if t.Time, err = parseTime(r.Time); err != nil {
+	if t.Time, err = c.day.parse(r.Time); err != nil {
 		e.add(finding.InputDamaged, "time", "RFC 3339 UTC time", quote(r.Time), err.Error())
 		return
 	}

@@ -113,6 +113,10 @@ type idCache struct {
 	table, player                string
 	tableFP, sessionFP, playerFP uint64
 	ok                           bool
+	// The wallet last named with the seed and its fingerprint
+	// (walletAt): a session's player plays from one wallet.
+	wallet   string
+	walletFP uint64
 }
 
 func (c *idCache) lookup(table, player string) {

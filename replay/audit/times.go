@@ -54,35 +54,65 @@ func parseTime(s string) (int64, error) {
 // false. Fractions below a microsecond are truncated, as time.UnixMicro
 // does.
 func parseUTC(s string) (int64, bool) {
-	n := len(s)
-	if n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
+	if len(s) < 20 {
 		return 0, false
 	}
-	num := func(i, w int) (int, bool) {
-		v := 0
-		for k := i; k < i+w; k++ {
-			c := s[k]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = 10*v + int(c-'0')
-		}
-		return v, true
+	days, ok1 := parseDate(s)
+	us, ok2 := parseClock(s)
+	if !ok1 || !ok2 {
+		return 0, false
 	}
-	y, ok1 := num(0, 4)
-	mo, ok2 := num(5, 2)
-	d, ok3 := num(8, 2)
-	h, ok4 := num(11, 2)
-	mi, ok5 := num(14, 2)
-	sec, ok6 := num(17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || h > 23 || mi > 59 || sec > 59 {
+	return days*microsPerDay + us, true
+}
+
+const microsPerDay = 24 * 60 * 60 * 1_000_000
+
+// digits parses the w decimal digits of s from i.
+func digits(s string, i, w int) (int, bool) {
+	v := 0
+	for k := i; k < i+w; k++ {
+		c := s[k]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + int(c-'0')
+	}
+	return v, true
+}
+
+// parseDate parses the date "YYYY-MM-DD" that starts s (at least 10
+// bytes) into days from 1970-01-01.
+func parseDate(s string) (int64, bool) {
+	if s[4] != '-' || s[7] != '-' {
+		return 0, false
+	}
+	y, ok1 := digits(s, 0, 4)
+	mo, ok2 := digits(s, 5, 2)
+	d, ok3 := digits(s, 8, 2)
+	if !(ok1 && ok2 && ok3) || y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) {
+		return 0, false
+	}
+	return daysFromCivil(y, mo, d), true
+}
+
+// parseClock parses what follows the date in s (at least 20 bytes),
+// "THH:MM:SS[.fffffffff]Z", into microseconds from midnight.
+func parseClock(s string) (int64, bool) {
+	n := len(s)
+	if s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
+		return 0, false
+	}
+	h, ok1 := digits(s, 11, 2)
+	mi, ok2 := digits(s, 14, 2)
+	sec, ok3 := digits(s, 17, 2)
+	if !(ok1 && ok2 && ok3) || h > 23 || mi > 59 || sec > 59 {
 		return 0, false
 	}
 	us := 0
 	switch {
 	case n == 20:
 	case s[19] == '.' && n > 21 && n <= 30:
-		f, ok := num(20, n-21)
+		f, ok := digits(s, 20, n-21)
 		if !ok {
 			return 0, false
 		}
@@ -96,8 +126,37 @@ func parseUTC(s string) (int64, bool) {
 	default:
 		return 0, false
 	}
-	days := daysFromCivil(y, mo, d)
-	return ((days*24+int64(h))*60+int64(mi))*60*1_000_000 + int64(sec)*1_000_000 + int64(us), true
+	return ((int64(h)*60+int64(mi))*60+int64(sec))*1_000_000 + int64(us), true
+}
+
+// dayCache keeps the date of the last round time parsed and its days: a
+// log's rounds come day after day, so a round's date is parsed and
+// checked once a day rather than once a round.
+type dayCache struct {
+	date [10]byte
+	days int64
+	ok   bool
+}
+
+// parse is parseTime(s), the date taken from the cache when it is the
+// cached one.
+func (dc *dayCache) parse(s string) (int64, error) {
+	if len(s) >= 20 && dc.ok && string(dc.date[:]) == s[:10] {
+		if us, ok := parseClock(s); ok {
+			return dc.days*microsPerDay + us, nil
+		}
+		return parseTime(s)
+	}
+	if len(s) >= 20 {
+		if days, ok := parseDate(s); ok {
+			if us, ok := parseClock(s); ok {
+				copy(dc.date[:], s)
+				dc.days, dc.ok = days, true
+				return days*microsPerDay + us, nil
+			}
+		}
+	}
+	return parseTime(s)
 }
 
 func daysIn(m, y int) int {

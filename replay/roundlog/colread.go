@@ -1,6 +1,7 @@
 package roundlog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,10 @@ type column struct {
 	// keepDict keeps dc from one call of decodeColumn to the next: the
 	// sliced reader (slice.go) decodes a column chunk a page at a time.
 	keepDict bool
+	// nonASCII: a text column's chunk holds a byte above 0x7f, in a
+	// value or in a dictionary it uses (possibly in an entry no row
+	// uses). When it is false, every value is ASCII, so valid UTF-8.
+	nonASCII bool
 }
 
 // sameSchema reports whether got has exactly want's leaf columns, in the
@@ -190,9 +195,11 @@ func checkTypes(got, want *parquet.Schema) (column, reason string) {
 // dictCache holds the decoded strings of the last dictionary seen.
 type dictCache struct {
 	dict parquet.Dictionary
-	strs []string
-	i64  []int64
-	i32  []int32
+	// nonASCII: the dictionary's texts hold a byte above 0x7f.
+	nonASCII bool
+	strs     []string
+	i64      []int64
+	i32      []int32
 }
 
 func (c *dictCache) load(d parquet.Dictionary, kind parquet.Kind) {
@@ -204,6 +211,8 @@ func (c *dictCache) load(d parquet.Dictionary, kind parquet.Kind) {
 	switch kind {
 	case parquet.ByteArray:
 		c.strs = splitStrings(vals, c.strs[:0])
+		data, _ := vals.ByteArray()
+		c.nonASCII = !isASCII(data)
 	case parquet.Int64:
 		c.i64 = append(c.i64[:0], vals.Int64()...)
 	case parquet.Int32:
@@ -220,6 +229,20 @@ func splitStrings(vals encoding.Values, dst []string) []string {
 		dst = append(dst, whole[offs[i]:offs[i+1]])
 	}
 	return dst
+}
+
+// isASCII reports whether b holds no byte above 0x7f, eight bytes at a
+// time.
+func isASCII(b []byte) bool {
+	var or uint64
+	for len(b) >= 8 {
+		or |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		or |= uint64(c)
+	}
+	return or&0x8080808080808080 == 0
 }
 
 // splitInto turns a page of byte arrays into strings in the arena: they
@@ -248,6 +271,7 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 		clear(col.strs) // drop the previous row group's strings
 		strs = col.strs[:0]
 		col.text.reset()
+		col.nonASCII = false
 	case parquet.Int64:
 		i64 = col.i64[:0]
 	case parquet.Int32:
@@ -307,6 +331,7 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 				var err error
 				switch kind {
 				case parquet.ByteArray:
+					col.nonASCII = col.nonASCII || dc.nonASCII
 					strs, err = lookup(strs, dc.strs, pd.Int32())
 				case parquet.Int64:
 					i64, err = lookup(i64, dc.i64, pd.Int32())
@@ -320,6 +345,9 @@ func decodeColumn(cc parquet.ColumnChunk, leaf parquet.LeafColumn, n int, col *c
 				pd := pg.Data()
 				switch kind {
 				case parquet.ByteArray:
+					if data, _ := pd.ByteArray(); !col.nonASCII && !isASCII(data) {
+						col.nonASCII = true
+					}
 					strs = splitInto(&col.text, pd, strs)
 				case parquet.Int64:
 					i64 = append(i64, pd.Int64()...)

@@ -223,9 +223,22 @@ func decodeFast(rg parquet.RowGroup, want *parquet.Schema, table string, cols ma
 func decodeRoundColumns(rg parquet.RowGroup, cols map[string]*column) (err error) {
 	defer recoverAs(&err, "corrupt row group")
 	for _, name := range addedColumns {
-		if _, ok := rg.Schema().Lookup(name); !ok {
+		if !hasField(rg.Schema(), name) {
 			delete(cols, name)
 		}
 	}
 	return decodeColumns(rg, TableRounds, cols)
+}
+
+// hasField reports whether sch has a top-level field name. (Lookup finds
+// leaf columns only: a list's leaf is name.list.element, and looking the
+// list up by its name alone dropped its decoded column, buffers and all,
+// at every row group.)
+func hasField(sch *parquet.Schema, name string) bool {
+	for _, f := range sch.Fields() {
+		if f.Name() == name {
+			return true
+		}
+	}
+	return false
 }

@@ -129,7 +129,7 @@ func readJSONL(src source.Source, fn string, fn2 func(*Record) error, report fun
 			report(&DamageError{File: fn, RowGroup: 0, Row: line, Column: clip(col), RoundID: id, Reason: why})
 			continue
 		}
-		bad := checkSizes(&rec.Round)
+		bad := checkSizes(&rec.Round, true)
 		if bad.ok() {
 			bad = validate(&rec.Round)
 		}

@@ -40,88 +40,88 @@ const sliceReadBuffer = 64 << 10
 // or not valid UTF-8 (docs/fairness.md section 4: a client seed that is
 // not is malformed, never repaired; no other text of the log may be
 // either, docs/log-format.md). It runs before validate, whose reasons
-// quote the values.
-func checkSizes(r *round.Round) badValue {
+// quote the values. checkUTF8 false skips the UTF-8 check: the Parquet
+// reader knows when the columns the texts come from hold ASCII only.
+func checkSizes(r *round.Round, checkUTF8 bool) badValue {
 	f := &r.Fairness
 	// One comparison for the usual round: the lengths' bitwise or is at
-	// least the longest of them. Free texts are checked for UTF-8 here;
-	// the texts of a fixed form (hex digits, times, cards, names of
-	// games, schemes, chains, decisions) only for their length: each is
-	// parsed strictly where it is used, and a byte outside its form, UTF-8
-	// or not, is damage there.
-	var t textScan
-	t.add(r.RoundID)
-	t.size(r.Game)
-	t.add(r.TableID)
-	t.size(r.Time)
-	t.add(r.Currency)
-	t.add(r.Profile)
-	t.size(r.ProfileHash)
-	t.add(r.VoidReason)
-	t.size(f.Scheme)
-	t.size(f.Commitment)
-	t.size(f.CommittedAt)
-	t.size(f.ServerSeed)
-	t.size(f.RevealedAt)
-	t.size(f.BeaconChain)
-	t.size(f.BeaconSignature)
-	t.size(f.BeaconPreviousSignature)
+	// least the longest of them. Free texts are then checked for UTF-8
+	// (freeTextsValid); the texts of a fixed form (hex digits, times,
+	// cards, names of games, schemes, chains, decisions) only for their
+	// length: each is parsed strictly where it is used, and a byte
+	// outside its form, UTF-8 or not, is damage there.
+	or := len(r.RoundID) | len(r.Game) | len(r.TableID) | len(r.Time) | len(r.Currency) | len(r.Profile) |
+		len(r.ProfileHash) | len(r.VoidReason) | len(f.Scheme) | len(f.Commitment) | len(f.CommittedAt) |
+		len(f.ServerSeed) | len(f.RevealedAt) | len(f.BeaconChain) | len(f.BeaconSignature) |
+		len(f.BeaconPreviousSignature)
 	for _, s := range f.ClientSeeds {
-		t.add(s)
+		or |= len(s)
 	}
 	for _, s := range r.WalletIDs {
-		t.add(s)
+		or |= len(s)
 	}
 	for _, s := range r.Dealer {
-		t.size(s)
+		or |= len(s)
 	}
 	for _, s := range r.Board {
-		t.size(s)
+		or |= len(s)
 	}
 	for i := range r.Boxes {
 		b := &r.Boxes[i]
-		t.add(b.PlayerID)
-		t.size(b.Decision)
+		or |= len(b.PlayerID) | len(b.Decision)
 		for _, s := range b.Cards {
-			t.size(s)
+			or |= len(s)
 		}
 	}
 	if d := r.Double; d != nil {
 		for i := range d.Seats {
 			s := &d.Seats[i]
-			t.add(s.PlayerID)
-			t.size(s.BonusCard)
+			or |= len(s.PlayerID) | len(s.BonusCard)
 			for _, c := range s.Cards {
-				t.size(c)
+				or |= len(c)
 			}
 		}
 		for i := range d.Actions {
-			t.size(d.Actions[i].Street)
-			t.size(d.Actions[i].Kind)
+			or |= len(d.Actions[i].Street) | len(d.Actions[i].Kind)
 		}
 	}
-	if t.or <= maxFieldBytes && !t.invalid {
+	if or <= maxFieldBytes && (!checkUTF8 || freeTextsValid(r)) {
 		return badValue{}
 	}
 	return badText(r)
 }
 
-// textScan gathers what checkSizes asks of every text: the bitwise or of
-// their lengths, and whether one is not valid UTF-8.
-type textScan struct {
-	or      int
-	invalid bool
-}
-
-func (t *textScan) add(s string) {
-	t.or |= len(s)
-	if !t.invalid && !utf8.ValidString(s) {
-		t.invalid = true
+// freeTextsValid reports whether r's free texts (ids, currency, profile,
+// void reason, client seeds, wallet ids) are valid UTF-8.
+func freeTextsValid(r *round.Round) bool {
+	if !utf8.ValidString(r.RoundID) || !utf8.ValidString(r.TableID) || !utf8.ValidString(r.Currency) ||
+		!utf8.ValidString(r.Profile) || !utf8.ValidString(r.VoidReason) {
+		return false
 	}
+	for _, s := range r.Fairness.ClientSeeds {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	for _, s := range r.WalletIDs {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	for i := range r.Boxes {
+		if !utf8.ValidString(r.Boxes[i].PlayerID) {
+			return false
+		}
+	}
+	if d := r.Double; d != nil {
+		for i := range d.Seats {
+			if !utf8.ValidString(d.Seats[i].PlayerID) {
+				return false
+			}
+		}
+	}
+	return true
 }
-
-// size gathers the length of a text of a fixed form (see checkSizes).
-func (t *textScan) size(s string) { t.or |= len(s) }
 
 // badText finds the value checkSizes found too long or not UTF-8, the
 // first in column order.

@@ -347,6 +347,10 @@ type unitBufs struct {
 	// The decoded columns of the rounds, boxes, seats, actions and pots
 	// tables, reused from unit to unit.
 	cols [5]map[string]*column
+	// ascii: the unit's rounds, boxes and seats were decoded column by
+	// column and their text columns hold ASCII only, so their free texts
+	// need no UTF-8 check (checkSizes).
+	ascii bool
 }
 
 var bufPool = make(chan *unitBufs, 8)
@@ -485,6 +489,9 @@ func (p *part) read(u Unit, fn func(*Record) error, sink func(*DamageError)) (er
 		return nil
 	}
 
+	b.ascii = sl == nil && fast && asciiColumns(cols) &&
+		(need[0] == 0 || b.boxes.fill != nil && asciiColumns(b.cols[1])) &&
+		(need[1] == 0 || b.seats.fill != nil && asciiColumns(b.cols[2]))
 	boxes, seats, actions, pots := &b.boxes, &b.seats, &b.actions, &b.pots
 	// The rounds are read a slice at a time: the whole row group, or a
 	// slice of a sliced one (whose columns or rows start at the slice).
@@ -525,6 +532,17 @@ func (p *part) read(u Unit, fn func(*Record) error, sink func(*DamageError)) (er
 		}
 	}
 	return nil
+}
+
+// asciiColumns reports whether the decoded text columns cols hold ASCII
+// only (column.nonASCII).
+func asciiColumns(cols map[string]*column) bool {
+	for _, c := range cols {
+		if c.nonASCII {
+			return false
+		}
+	}
+	return true
 }
 
 // failedTable names the first child table that could not be read on.
@@ -606,7 +624,7 @@ func (p *part) readChunk(u Unit, b *unitBufs, off int, rows []roundRow, nulls ma
 		}
 		b.assemble(rr, bx, st, ac, pt)
 		rec.File, rec.RowGroup, rec.Row = u.File, u.RowGroup, row
-		bad := checkSizes(&rec.Round)
+		bad := checkSizes(&rec.Round, !b.ascii)
 		if bad.ok() {
 			bad = validate(&rec.Round)
 		}

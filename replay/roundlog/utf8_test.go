@@ -110,6 +110,9 @@ func TestParquetTextNotUTF8(t *testing.T) {
 		{"client seed, surrogate bytes", func(r *round.Round) { r.Fairness.ClientSeeds[1] = "\xed\xb0\x80" }, rounds, "rounds.client_seeds"},
 		{"table id", func(r *round.Round) { r.TableID = "t\xfe" }, rounds, "rounds.table_id"},
 		{"player id", func(r *round.Round) { r.Boxes[0].PlayerID = "p\xc0\xaf" }, boxes, "boxes.player_id"},
+		{"round id", func(r *round.Round) { r.RoundID += "\x80" }, rounds, "rounds.round_id"},
+		{"wallet id", func(r *round.Round) { r.WalletIDs = []string{"w\xe2\x82"} }, rounds, "rounds.wallet_ids"},
+		{"void reason", func(r *round.Round) { r.VoidReason = "\xffx" }, rounds, "rounds.void_reason"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, rs := casinoDataset(t, 40, 10, func(i int, r *round.Round) {
@@ -130,4 +133,61 @@ func TestParquetTextNotUTF8(t *testing.T) {
 			assert.Equal(t, want, got, "every other round is read")
 		})
 	}
+}
+
+// TestParquetTextUTF8: free texts that are valid UTF-8 but not ASCII read
+// as they are, whether their column is ASCII in the other row groups or
+// not (the reader skips the UTF-8 check of a row group whose text columns
+// hold ASCII only).
+func TestParquetTextUTF8(t *testing.T) {
+	dir, rs := casinoDataset(t, 40, 10, func(i int, r *round.Round) {
+		switch i {
+		case 3:
+			r.TableID = "tisch-\u00e4"
+		case 14:
+			r.Boxes[0].PlayerID = "jo\u00e3o"
+			r.WalletIDs = []string{"\U0001F600"}
+		case 25:
+			r.RoundID += "-\u00e9"
+			r.Fairness.ClientSeeds[0] = "\u4e2d\u6587"
+		}
+	})
+	got, _, dmg := readAll(t, dir)
+	require.Empty(t, dmg)
+	assert.Equal(t, jsonRoundTrip(t, rs), got)
+}
+
+func TestIsASCII(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"", true}, {"a", true}, {"0123456789abcdef\x7f", true},
+		{"\x80", false}, {"0123456\xff", false}, {"01234567\xc3\xa4", false}, {"\u00e4bcdefghij", false},
+	} {
+		assert.Equal(t, tc.want, isASCII([]byte(tc.s)), "%q", tc.s)
+	}
+}
+
+// TestASCIIColumns: a rounds row group's decoded text columns are known
+// ASCII when they are, in plain and dictionary pages, and not after a row
+// group with a byte above 0x7f in one of them; the next ASCII row group
+// is ASCII again (the mark is reset with the reused column).
+func TestASCIIColumns(t *testing.T) {
+	dir, _ := casinoDataset(t, 30, 10, func(i int, r *round.Round) {
+		switch i {
+		case 13:
+			r.TableID = "t-\u00e4" // a dictionary column
+		case 25:
+			r.RoundID += "\u00e9" // a plain column
+		}
+	})
+	f := openFile(t, filepath.Join(dir, TableRounds, "part-00000.parquet"))
+	require.Len(t, f.RowGroups(), 3)
+	cols := map[string]*column{}
+	for g, want := range []bool{true, false, false, true} {
+		require.NoError(t, decodeRoundColumns(f.RowGroups()[g%3], cols))
+		assert.Equal(t, want, asciiColumns(cols), "row group %d", g%3)
+	}
+	assert.False(t, cols["round_id"].nonASCII)
 }
